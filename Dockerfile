@@ -1,0 +1,15 @@
+# Production image: the same code runs as web (uvicorn ASGI), worker (Celery) and beat.
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY ttr_server ttr_server
+COPY games games
+COPY bots bots
+COPY frontend frontend
+COPY manage.py ./
+RUN pip install --no-cache-dir .
+RUN useradd --create-home ttr && mkdir -p /app/var && chown ttr /app/var
+USER ttr
+EXPOSE 8000
+CMD ["uvicorn", "ttr_server.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2"]

@@ -1,0 +1,34 @@
+# Two commands a fresh machine needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench simulate clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runall --port $(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check games bots ttr_server tests bench
+	$(BIN)/mypy
+
+test: $(STAMP) lint
+	./scripts/test-env $(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+simulate:
+	$(PYTHON) -m games.engine.simulate --map europe --players 5 --games 200 --seed 1
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

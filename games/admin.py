@@ -1,0 +1,43 @@
+"""Django admin: users come from django.contrib.auth; games and seats editable; events read-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+
+from games.models import Event, Game, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "map", "players", "status", "ranked", "seq", "created_by", "created_at")
+    list_filter = ("map", "status", "ranked")
+    readonly_fields = ("seq", "head_hash", "started_at", "finished_at")
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("game", "number", "user", "bot")
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "type", "seat", "created_at")
+    list_filter = ("type",)
+    readonly_fields = [f.name for f in Event._meta.fields]
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,73 @@
+"""Every API error is JSON `{"code", "detail", ...}` with the right status (API.md), never HTML, never a 500
+for bad input. Engine refusals carry the rule ID; malformed input names the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.codec import InvalidMove
+from games.engine import IllegalMove, NotYourTurn
+from games.log import StaleSeq
+from games.services import ServiceError
+
+_DRF_CODES = {
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.ParseError: "invalid",
+    exceptions.ValidationError: "invalid",
+}
+
+
+def error(code: str, detail: str, status_code: int, **extra: Any) -> Response:
+    return Response({"code": code, "detail": detail, **extra}, status=status_code)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, NotYourTurn):
+        return error("not_your_turn", exc.detail, status.HTTP_403_FORBIDDEN, rule=exc.rule)
+    if isinstance(exc, IllegalMove):
+        return error("illegal_move", exc.detail, status.HTTP_400_BAD_REQUEST, rule=exc.rule)
+    if isinstance(exc, InvalidMove):
+        return error("invalid", exc.detail, status.HTTP_400_BAD_REQUEST, field=exc.field)
+    if isinstance(exc, StaleSeq):
+        return error("stale_seq", str(exc), status.HTTP_409_CONFLICT, seq=exc.current)
+    if isinstance(exc, ServiceError):
+        return error(exc.code, exc.detail, exc.status, **exc.extra)
+    if isinstance(exc, Http404):
+        return error("not_found", "not found", status.HTTP_404_NOT_FOUND)
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), exc.default_code)
+    body: dict[str, Any] = {"code": code, "detail": _sentence(exc.detail)}
+    if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
+        body["fields"] = exc.detail
+    response.data = body
+    return response
+
+
+def _sentence(detail: Any) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{field}: {_sentence(value)}" for field, value in detail.items())
+    if isinstance(detail, list):
+        return " ".join(_sentence(item) for item in detail)
+    return str(detail)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "not_found", "detail": "no such page"}, status=404)
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"code": "server_error", "detail": "the server failed; nothing was changed"}, status=500)

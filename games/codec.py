@@ -1,0 +1,188 @@
+"""JSON for engine values: events and moves to plain dicts and back, losslessly.
+
+The engine knows nothing of JSON; this module is the one translation. Events are encoded from their type
+hints (a `Payment` becomes a `{"red": 2}` object, tuples become lists, score records become objects) and
+decoded the same way, so `event_from_dict(event_to_dict(e)) == e` for every event. Moves arrive from clients
+and are checked for shape here: `InvalidMove` says which field is wrong (API code `invalid`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+from functools import cache
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+from games.engine import events as ev
+from games.engine import moves as mv
+from games.engine.cards import CARD_KINDS
+from games.engine.moves import Payment, payment
+
+EVENT_SCHEMA_VERSION = 1
+
+
+class InvalidMove(ValueError):
+    """A move that is not even well formed: wrong type, missing or malformed field."""
+
+    def __init__(self, detail: str, field: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.field = field
+
+
+# Events.
+
+
+def event_to_dict(event: ev.Event) -> dict[str, Any]:
+    body = _encode(event, type(event))
+    assert isinstance(body, dict)
+    return {"type": event.type, "v": event.v, **body}
+
+
+def event_from_dict(data: dict[str, Any]) -> ev.Event:
+    cls = ev.EVENT_TYPES[data["type"]]
+    fields = {k: v for k, v in data.items() if k not in ("type", "v")}
+    decoded = _decode(fields, cls)
+    assert isinstance(decoded, cls)
+    return decoded
+
+
+def event_to_json(event: ev.Event) -> str:
+    return json.dumps(event_to_dict(event), separators=(",", ":"), sort_keys=True)
+
+
+def event_from_json(text: str) -> ev.Event:
+    return event_from_dict(json.loads(text))
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return get_type_hints(cls)
+
+
+def _encode(value: Any, hint: Any) -> Any:
+    if value is None:
+        return None
+    if hint == Payment:
+        return dict(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        hints = _hints(type(value))
+        return {f.name: _encode(getattr(value, f.name), hints[f.name]) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple):
+        return [_encode(item, _item_hint(hint, i)) for i, item in enumerate(value)]
+    return value
+
+
+def _decode(value: Any, hint: Any) -> Any:
+    if value is None:
+        return None
+    hint = _without_none(hint)
+    if hint == Payment:
+        return payment(value)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        hints = _hints(hint)
+        return hint(**{name: _decode(item, hints[name]) for name, item in value.items()})
+    if get_origin(hint) is tuple:
+        return tuple(_decode(item, _item_hint(hint, i)) for i, item in enumerate(value))
+    return value
+
+
+def _without_none(hint: Any) -> Any:
+    if get_origin(hint) in (Union, types.UnionType):
+        args = [a for a in get_args(hint) if a is not type(None)]
+        return args[0] if len(args) == 1 else hint
+    return hint
+
+
+def _item_hint(hint: Any, index: int) -> Any:
+    args = get_args(_without_none(hint))
+    if len(args) == 2 and args[1] is Ellipsis:
+        return args[0]
+    return args[index] if index < len(args) else Any
+
+
+# Moves.
+
+
+def move_to_dict(move: mv.Move) -> dict[str, Any]:
+    body = _encode(move, type(move))
+    return {"type": move.type, **{k: v for k, v in body.items() if v is not None}}
+
+
+def move_from_dict(data: Any) -> mv.Move:
+    """The move a client sent, or `InvalidMove` naming the field that is malformed."""
+    if not isinstance(data, dict):
+        raise InvalidMove("a move is a JSON object", "move")
+    kind = data.get("type")
+    cls = mv.MOVE_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise InvalidMove(f"move type must be one of {sorted(mv.MOVE_TYPES)}", "type")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(data) - names - {"type"}
+    if unknown:
+        raise InvalidMove(f"unknown field(s) for {kind}: {sorted(unknown)}", sorted(unknown)[0])
+    move: mv.Move = _MOVE_PARSERS[cls](data)
+    return move
+
+
+def _str(data: dict[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not value:
+        raise InvalidMove(f"{name} must be a non-empty string", name)
+    return value
+
+
+def _cards(data: dict[str, Any]) -> Payment:
+    value = data.get("cards")
+    if not isinstance(value, dict):
+        raise InvalidMove('cards must be an object like {"red": 2, "locomotive": 1}', "cards")
+    for kind, n in value.items():
+        if kind not in CARD_KINDS:
+            raise InvalidMove(f"{kind!r} is not a card colour; use one of {list(CARD_KINDS)}", "cards")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise InvalidMove("card counts must be non-negative integers", "cards")
+    return payment(value)
+
+
+def _keep_tickets(data: dict[str, Any]) -> mv.Move:
+    tickets = data.get("tickets")
+    if not isinstance(tickets, list) or not all(isinstance(t, str) for t in tickets):
+        raise InvalidMove("tickets must be a list of ticket ids", "tickets")
+    return mv.KeepTickets(tuple(tickets))
+
+
+def _draw_card(data: dict[str, Any]) -> mv.Move:
+    source = data.get("source")
+    if source == "deck":
+        if data.get("index") is not None:
+            raise InvalidMove("a blind draw from the deck takes no index", "index")
+        return mv.DrawCard("deck")
+    if source == "market":
+        index = data.get("index")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 4:
+            raise InvalidMove("index must be an integer from 0 to 4", "index")
+        return mv.DrawCard("market", index)
+    raise InvalidMove('source must be "deck" or "market"', "source")
+
+
+_MOVE_PARSERS: dict[type[Any], Any] = {
+    mv.KeepTickets: _keep_tickets,
+    mv.DrawCard: _draw_card,
+    mv.ClaimRoute: lambda d: mv.ClaimRoute(_str(d, "route"), _cards(d)),
+    mv.PayTunnel: lambda d: mv.PayTunnel(_cards(d)),
+    mv.DeclineTunnel: lambda d: mv.DeclineTunnel(),
+    mv.DrawTickets: lambda d: mv.DrawTickets(),
+    mv.BuildStation: lambda d: mv.BuildStation(_str(d, "city"), _cards(d)),
+}
+
+__all__ = [
+    "EVENT_SCHEMA_VERSION",
+    "InvalidMove",
+    "event_from_dict",
+    "event_from_json",
+    "event_to_dict",
+    "event_to_json",
+    "move_from_dict",
+    "move_to_dict",
+]

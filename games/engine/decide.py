@@ -1,0 +1,270 @@
+"""`decide`: check a move against the rules and return the events it causes, or raise `IllegalMove`.
+
+The checks run on the given state, which is never changed; the effects are worked out on a `Table` (a scratch
+copy that applies each event as it is emitted). `step` returns that scratch state too, for callers that want
+the new state without replaying the events (the simulator, bots searching ahead, the server's cache).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from . import events as ev
+from . import moves as mv
+from .cards import holds
+from .errors import IllegalMove, NotYourTurn
+from .moves import cards_of, payment
+from .payment import (
+    check_route_payment,
+    check_station_payment,
+    check_tunnel_payment,
+    tunnel_extra,
+)
+from .rules import can_act, can_draw_card, can_draw_second_card, check_route_open, setup_rule
+from .scoring import final_score
+from .state import FINISHED, KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, TURN, State
+from .table import Table
+
+TICKETS_PER_DRAW = 3
+KEEP_AT_LEAST = 1
+
+
+def decide(state: State, seat: int, move: mv.Move, rng: random.Random) -> tuple[ev.Event, ...]:
+    """The events `move` by `seat` causes; raises `IllegalMove` (nothing happens) when the rules forbid it."""
+    return step(state, seat, move, rng)[1]
+
+
+def step(state: State, seat: int, move: mv.Move, rng: random.Random) -> tuple[State, tuple[ev.Event, ...]]:
+    """Like `decide`, and also the state those events lead to."""
+    _check_phase(state, seat, move)
+    check, play = _HANDLERS[type(move)]
+    check(state, seat, move)
+    table = Table(state.copy(), rng)
+    play(table, seat, move)
+    return table.state, tuple(table.events)
+
+
+# Whose decision it is, and which kinds of move the phase allows.
+
+_PHASE_MOVES: dict[str, tuple[type[Any], ...]] = {
+    SETUP_TICKETS: (mv.KeepTickets,),
+    TURN: (mv.DrawCard, mv.ClaimRoute, mv.DrawTickets, mv.BuildStation),
+    SECOND_CARD: (mv.DrawCard,),
+    TUNNEL_PAYMENT: (mv.PayTunnel, mv.DeclineTunnel),
+    KEEP_TICKETS: (mv.KeepTickets,),
+    FINISHED: (),
+}
+_PHASE_RULE = {
+    TURN: ("C-TRN-1", "on a turn a player draws cards, claims a route, draws tickets or builds a station"),
+    SECOND_CARD: ("C-DRW-1", "the turn's second train card must be drawn first"),
+    TUNNEL_PAYMENT: ("E-TUN-3", "the tunnel must be paid for or declined first"),
+    KEEP_TICKETS: ("C-TKT-1", "the drawn destination tickets must be kept or returned first"),
+    FINISHED: ("C-END-1", "the game is over"),
+}
+
+
+def _check_phase(state: State, seat: int, move: mv.Move) -> None:
+    if not 0 <= seat < state.player_count:
+        raise NotYourTurn(f"there is no seat {seat}")
+    if state.phase != FINISHED and seat not in state.deciders():
+        raise NotYourTurn()
+    if isinstance(move, _PHASE_MOVES[state.phase]):
+        if isinstance(move, mv.BuildStation) and not state.board.has_stations:
+            raise IllegalMove("U-TRN-1", "there are no stations on this map")
+        return
+    rule, detail = setup_rule(state) if state.phase == SETUP_TICKETS else _PHASE_RULE[state.phase]
+    raise IllegalMove(rule, detail)
+
+
+# Ending a turn: refill the market, count down the last round, pass for seats that cannot act.
+
+
+def _end_turn(t: Table, seat: int) -> None:
+    s = t.state
+    t.fill_market()
+    n = s.player_count
+    t.emit(ev.TurnEnded(seat=seat, next_seat=(seat + 1) % n))
+    if s.turns_left is None and s.players[seat].trains <= 2:
+        t.emit(ev.LastRoundStarted(seat=seat, turns_left=n))
+    passes = 0
+    while True:
+        if s.turns_left == 0:
+            return _finish(t, "last_round")
+        current = s.current
+        assert current is not None
+        if can_act(s, current):
+            return None
+        passes += 1
+        t.emit(ev.TurnPassed(seat=current))
+        t.emit(ev.TurnEnded(seat=current, next_seat=(current + 1) % n))
+        if passes >= n:
+            return _finish(t, "no_moves")
+
+
+def _finish(t: Table, reason: str) -> None:
+    s = t.state
+    result = final_score(
+        s.board, s.player_count, s.route_owner, s.station_owner, [p.tickets for p in s.players]
+    )
+    t.emit(ev.GameEnded(reason=reason, scores=result.scores, winner_seats=result.winner_seats))
+
+
+# Drawing train cards (C-DRW-1..5).
+
+
+def _check_draw_card(s: State, seat: int, move: mv.DrawCard) -> None:
+    if move.source == "deck":
+        if not s.draw_pile and not s.discards:
+            raise IllegalMove("C-DRW-5", "the draw pile and the discard pile are both empty")
+        return
+    if move.index is None or not 0 <= move.index < len(s.market) or s.market[move.index] is None:
+        raise IllegalMove("C-DRW-1", "there is no face-up card in that market slot")
+    if s.phase == SECOND_CARD and s.market[move.index] == "locomotive":
+        raise IllegalMove("C-DRW-2", "a face-up locomotive cannot be taken as the second card")
+
+
+def _draw_card(t: Table, seat: int, move: mv.DrawCard) -> None:
+    s = t.state
+    first = s.phase == TURN
+    if move.source == "deck":
+        t.ensure_pile(1)
+        t.emit(ev.CardDrawn(seat=seat, source="deck", card=s.draw_pile[-1]))
+    else:
+        assert move.index is not None
+        t.emit(ev.CardDrawn(seat=seat, source="market", index=move.index, card=s.market[move.index]))
+        t.fill_market()
+    if first and s.phase == SECOND_CARD and can_draw_second_card(s):
+        return
+    _end_turn(t, seat)
+
+
+# Claiming routes, tunnels included (C-CLM-1..3, C-DBL-1..2, E-FER-1, E-TUN-1..5).
+
+
+def _check_claim(s: State, seat: int, move: mv.ClaimRoute) -> None:
+    route = check_route_open(s, seat, move.route)
+    paid = cards_of(move.cards)
+    check_route_payment(paid, route)
+    if not holds(s.players[seat].hand, paid):
+        raise IllegalMove("C-CLM-1", "the hand does not hold those cards")
+
+
+def _claim(t: Table, seat: int, move: mv.ClaimRoute) -> None:
+    s = t.state
+    route = s.board.routes[move.route]
+    paid = payment(cards_of(move.cards))
+    if route.tunnel:
+        t.ensure_pile(3, reason="tunnel")
+        revealed = tuple(t.top_cards(3))
+        if revealed:
+            extra = tunnel_extra(cards_of(paid), revealed)
+            t.emit(ev.TunnelRevealed(seat, route.id, paid, revealed, extra))
+            if extra:
+                return  # the seat now pays or declines
+    t.emit(ev.RouteClaimed(seat, route.id, paid, s.board.route_points[route.length]))
+    _end_turn(t, seat)
+
+
+def _check_pay_tunnel(s: State, seat: int, move: mv.PayTunnel) -> None:
+    assert s.tunnel is not None
+    played = cards_of(s.tunnel.played)
+    paid = cards_of(move.cards)
+    check_tunnel_payment(paid, played, s.tunnel.extra)
+    whole = {kind: played.get(kind, 0) + paid.get(kind, 0) for kind in {*played, *paid}}
+    if not holds(s.players[seat].hand, whole):
+        raise IllegalMove("E-TUN-2", "the hand does not hold those extra cards")
+
+
+def _pay_tunnel(t: Table, seat: int, move: mv.PayTunnel) -> None:
+    s = t.state
+    tunnel = s.tunnel
+    assert tunnel is not None
+    whole = cards_of(tunnel.played)
+    for kind, n in move.cards:
+        whole[kind] = whole.get(kind, 0) + n
+    route = s.board.routes[tunnel.route]
+    t.emit(ev.RouteClaimed(seat, route.id, payment(whole), s.board.route_points[route.length]))
+    _end_turn(t, seat)
+
+
+def _check_nothing(s: State, seat: int, move: mv.Move) -> None:
+    pass
+
+
+def _decline_tunnel(t: Table, seat: int, move: mv.DeclineTunnel) -> None:
+    assert t.state.tunnel is not None
+    t.emit(ev.TunnelDeclined(seat=seat, route=t.state.tunnel.route))
+    _end_turn(t, seat)
+
+
+# Destination tickets (C-TKT-1..2, E-SET-2, U-SET-1).
+
+
+def _check_draw_tickets(s: State, seat: int, move: mv.DrawTickets) -> None:
+    if not s.ticket_pile:
+        raise IllegalMove("C-TKT-1", "the destination ticket pile is empty")
+
+
+def _draw_tickets(t: Table, seat: int, move: mv.DrawTickets) -> None:
+    top = tuple(t.state.ticket_pile[: -TICKETS_PER_DRAW - 1 : -1])
+    t.emit(ev.TicketsDealt(seat=seat, count=len(top), tickets=top))
+
+
+def _check_keep_tickets(s: State, seat: int, move: mv.KeepTickets) -> None:
+    offered = s.offered[seat]
+    rule = setup_rule(s)[0] if s.phase == SETUP_TICKETS else "C-TKT-1"
+    least = 2 if s.phase == SETUP_TICKETS else KEEP_AT_LEAST
+    if len(set(move.tickets)) != len(move.tickets):
+        raise IllegalMove(rule, "a ticket is named twice")
+    if not set(move.tickets) <= set(offered):
+        raise IllegalMove(rule, "only the tickets just dealt can be kept")
+    if len(move.tickets) < min(least, len(offered)):
+        raise IllegalMove(rule, f"at least {least} of the dealt tickets must be kept")
+
+
+def _keep_tickets(t: Table, seat: int, move: mv.KeepTickets) -> None:
+    s = t.state
+    setup = s.phase == SETUP_TICKETS
+    offered = s.offered[seat]
+    kept = tuple(x for x in offered if x in move.tickets)
+    returned = tuple(x for x in offered if x not in move.tickets)
+    t.emit(ev.TicketsKept(seat, len(kept), len(returned), kept, returned))
+    if not setup:
+        _end_turn(t, seat)
+
+
+# Stations (E-STA-1..2).
+
+
+def _check_station(s: State, seat: int, move: mv.BuildStation) -> None:
+    if move.city not in s.board.cities:
+        raise IllegalMove("E-STA-1", f"there is no city {move.city!r}")
+    if move.city in s.station_owner:
+        raise IllegalMove("E-STA-1", "that city already has a station")
+    player = s.players[seat]
+    if player.stations >= s.board.stations_per_player:
+        raise IllegalMove("E-STA-1", f"a player builds at most {s.board.stations_per_player} stations")
+    paid = cards_of(move.cards)
+    check_station_payment(paid, player.stations + 1)
+    if not holds(player.hand, paid):
+        raise IllegalMove("E-STA-2", "the hand does not hold those cards")
+
+
+def _build_station(t: Table, seat: int, move: mv.BuildStation) -> None:
+    t.emit(ev.StationBuilt(seat=seat, city=move.city, cards=payment(cards_of(move.cards))))
+    _end_turn(t, seat)
+
+
+_HANDLERS: dict[type[Any], tuple[Callable[[State, int, Any], None], Callable[[Table, int, Any], None]]] = {
+    mv.DrawCard: (_check_draw_card, _draw_card),
+    mv.ClaimRoute: (_check_claim, _claim),
+    mv.PayTunnel: (_check_pay_tunnel, _pay_tunnel),
+    mv.DeclineTunnel: (_check_nothing, _decline_tunnel),
+    mv.DrawTickets: (_check_draw_tickets, _draw_tickets),
+    mv.KeepTickets: (_check_keep_tickets, _keep_tickets),
+    mv.BuildStation: (_check_station, _build_station),
+}
+
+__all__ = ["can_draw_card", "decide", "step"]

@@ -1,0 +1,19 @@
+"""Why a move is refused.
+
+`IllegalMove` names the rule of RULES.md that forbids the move (`rule`, e.g. "C-DRW-2") and says why in one
+human sentence (`detail`). `NotYourTurn` is the special case of a seat moving out of turn (C-TRN-1).
+"""
+
+from __future__ import annotations
+
+
+class IllegalMove(Exception):
+    def __init__(self, rule: str, detail: str) -> None:
+        super().__init__(f"{rule}: {detail}")
+        self.rule = rule
+        self.detail = detail
+
+
+class NotYourTurn(IllegalMove):
+    def __init__(self, detail: str = "it is not this seat's decision") -> None:
+        super().__init__("C-TRN-1", detail)

@@ -1,0 +1,217 @@
+"""Events: the facts of a game (past-tense names), the only input of `evolve`.
+
+Every random outcome is a field of an event (RULES.md X-RNG-1): the order of a shuffled pile, the first
+player. Fields that some viewers may not see are optional: `redact` (view.py) sets them to None and keeps
+the public counts beside them, so a redacted event still says what happened, just not what was hidden.
+Every event type carries a schema version `v` for upcasting old logs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .moves import Payment
+from .scoring import SeatScore
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    type: ClassVar[str] = "game_started"
+    v: ClassVar[int] = 1
+    map: str
+    players: int
+    first_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeckShuffled:
+    """Cards shuffled into the draw pile, top card first; they go under any cards still in the pile."""
+
+    type: ClassVar[str] = "deck_shuffled"
+    v: ClassVar[int] = 1
+    size: int
+    reason: str  # "setup", "reshuffle" (C-DRW-5) or "tunnel" (E-TUN-1)
+    cards: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsShuffled:
+    type: ClassVar[str] = "tickets_shuffled"
+    v: ClassVar[int] = 1
+    size: int
+    long_size: int
+    tickets: tuple[str, ...] | None = None  # top first
+    long_tickets: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt:
+    type: ClassVar[str] = "cards_dealt"
+    v: ClassVar[int] = 1
+    seat: int
+    count: int
+    cards: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MarketRevealed:
+    """Cards turned face up from the draw pile into the given market slots."""
+
+    type: ClassVar[str] = "market_revealed"
+    v: ClassVar[int] = 1
+    slots: tuple[int, ...]
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MarketDiscarded:
+    """Three face-up locomotives: the whole market goes to the discard pile (C-DRW-4)."""
+
+    type: ClassVar[str] = "market_discarded"
+    v: ClassVar[int] = 1
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MarketWipeSkipped:
+    """Three face-up locomotives stay: the piles cannot supply a market without three (C-DRW-4)."""
+
+    type: ClassVar[str] = "market_wipe_skipped"
+    v: ClassVar[int] = 1
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsDealt:
+    type: ClassVar[str] = "tickets_dealt"
+    v: ClassVar[int] = 1
+    seat: int
+    count: int
+    long_count: int = 0
+    tickets: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TicketsKept:
+    type: ClassVar[str] = "tickets_kept"
+    v: ClassVar[int] = 1
+    seat: int
+    kept_count: int
+    returned_count: int
+    kept: tuple[str, ...] | None = None
+    returned: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    type: ClassVar[str] = "card_drawn"
+    v: ClassVar[int] = 1
+    seat: int
+    source: str  # "deck" or "market"
+    index: int | None = None
+    card: str | None = None  # hidden from others when drawn blind
+
+
+@dataclass(frozen=True, slots=True)
+class RouteClaimed:
+    type: ClassVar[str] = "route_claimed"
+    v: ClassVar[int] = 1
+    seat: int
+    route: str
+    cards: Payment
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelRevealed:
+    type: ClassVar[str] = "tunnel_revealed"
+    v: ClassVar[int] = 1
+    seat: int
+    route: str
+    cards: Payment  # the cards played before the reveal
+    revealed: tuple[str, ...]
+    extra: int
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelDeclined:
+    type: ClassVar[str] = "tunnel_declined"
+    v: ClassVar[int] = 1
+    seat: int
+    route: str
+
+
+@dataclass(frozen=True, slots=True)
+class StationBuilt:
+    type: ClassVar[str] = "station_built"
+    v: ClassVar[int] = 1
+    seat: int
+    city: str
+    cards: Payment
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPassed:
+    """The seat had no legal action at all (C-END-2)."""
+
+    type: ClassVar[str] = "turn_passed"
+    v: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    type: ClassVar[str] = "turn_ended"
+    v: ClassVar[int] = 1
+    seat: int
+    next_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class LastRoundStarted:
+    """The seat ended its turn with 2 trains or fewer: everyone gets one more turn (C-END-1)."""
+
+    type: ClassVar[str] = "last_round_started"
+    v: ClassVar[int] = 1
+    seat: int
+    turns_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    type: ClassVar[str] = "game_ended"
+    v: ClassVar[int] = 1
+    reason: str  # "last_round" (C-END-1) or "no_moves" (C-END-2)
+    scores: tuple[SeatScore, ...]
+    winner_seats: tuple[int, ...]
+
+
+Event = (
+    GameStarted
+    | DeckShuffled
+    | TicketsShuffled
+    | CardsDealt
+    | MarketRevealed
+    | MarketDiscarded
+    | MarketWipeSkipped
+    | TicketsDealt
+    | TicketsKept
+    | CardDrawn
+    | RouteClaimed
+    | TunnelRevealed
+    | TunnelDeclined
+    | StationBuilt
+    | TurnPassed
+    | TurnEnded
+    | LastRoundStarted
+    | GameEnded
+)
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        GameStarted, DeckShuffled, TicketsShuffled, CardsDealt, MarketRevealed, MarketDiscarded,
+        MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
+        TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded,
+    )
+}

@@ -1,0 +1,225 @@
+"""`evolve`: apply one fact to a state; `replay`: fold a whole log.
+
+Nothing here validates or draws a random number: events are facts that `decide` already checked, and every
+random outcome is written in them (RULES.md X-RNG-1). Applying a log that `decide` produced never fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from . import events as ev
+from .board import load_board
+from .cards import add, remove
+from .moves import cards_of
+from .state import (
+    FINISHED,
+    KEEP_TICKETS,
+    SECOND_CARD,
+    SETUP_TICKETS,
+    TUNNEL_PAYMENT,
+    TURN,
+    PendingTunnel,
+    PlayerState,
+    State,
+)
+
+
+def initial_state(event: ev.GameStarted) -> State:
+    board = load_board(event.map)
+    players = [PlayerState(trains=board.trains_per_player) for _ in range(event.players)]
+    return State(board=board, players=players, first_seat=event.first_seat)
+
+
+def evolve(state: State, event: ev.Event) -> State:
+    """The state after `event`; `state` itself is left unchanged."""
+    if isinstance(event, ev.GameStarted):
+        return initial_state(event)
+    new = state.copy()
+    evolve_in_place(new, event)
+    return new
+
+
+def replay(events: Iterable[ev.Event]) -> State:
+    """Fold a log, which must start with `GameStarted`, into the state it leads to."""
+    iterator = iter(events)
+    first = next(iterator, None)
+    if not isinstance(first, ev.GameStarted):
+        raise ValueError("a game's log starts with game_started")
+    state = initial_state(first)
+    apply = _APPLY
+    for event in iterator:
+        apply[type(event)](state, event)
+    return state
+
+
+def evolve_in_place(state: State, event: ev.Event) -> None:
+    """Apply `event` to `state`, changing it (for owners of a state: replay, decide's scratch copy)."""
+    _APPLY[type(event)](state, event)
+
+
+def _deck_shuffled(s: State, e: ev.DeckShuffled) -> None:
+    assert e.cards is not None, "a redacted event cannot be replayed"
+    if e.reason != "setup":
+        s.discards.clear()
+    # The new cards go under what is left of the pile; the pile's top is the end of the list.
+    s.draw_pile[:0] = reversed(e.cards)
+
+
+def _tickets_shuffled(s: State, e: ev.TicketsShuffled) -> None:
+    assert e.tickets is not None and e.long_tickets is not None, "a redacted event cannot be replayed"
+    s.ticket_pile = list(reversed(e.tickets))
+    s.long_pile = list(reversed(e.long_tickets))
+
+
+def _cards_dealt(s: State, e: ev.CardsDealt) -> None:
+    hand = s.players[e.seat].hand
+    pile = s.draw_pile
+    for _ in range(e.count):
+        card = pile.pop()
+        hand[card] = hand.get(card, 0) + 1
+
+
+def _market_revealed(s: State, e: ev.MarketRevealed) -> None:
+    pile = s.draw_pile
+    for slot in e.slots:
+        s.market[slot] = pile.pop()
+
+
+def _market_discarded(s: State, e: ev.MarketDiscarded) -> None:
+    discards = s.discards
+    for card in e.cards:
+        discards[card] = discards.get(card, 0) + 1
+    s.market = [None] * len(s.market)
+
+
+def _market_wipe_skipped(s: State, e: ev.MarketWipeSkipped) -> None:
+    pass
+
+
+def _tickets_dealt(s: State, e: ev.TicketsDealt) -> None:
+    long_dealt = [s.long_pile.pop() for _ in range(e.long_count)]
+    regular = [s.ticket_pile.pop() for _ in range(e.count - e.long_count)]
+    s.offered[e.seat] = (*long_dealt, *regular)
+    if s.phase == TURN:
+        s.phase = KEEP_TICKETS
+
+
+def _tickets_kept(s: State, e: ev.TicketsKept) -> None:
+    assert e.kept is not None and e.returned is not None, "a redacted event cannot be replayed"
+    s.players[e.seat].tickets.extend(e.kept)
+    del s.offered[e.seat]
+    board = s.board
+    if s.phase == SETUP_TICKETS and board.has_stations:
+        returned: tuple[str, ...] = ()  # Europe: returned setup tickets leave the game (E-SET-2)
+    else:
+        returned = tuple(t for t in e.returned if not board.tickets[t].long)
+    # Returned tickets go to the bottom of the pile (C-TKT-1, U-SET-1): the start of the list.
+    s.ticket_pile[:0] = reversed(returned)
+    if s.phase == SETUP_TICKETS:
+        if not s.offered:
+            s.phase = TURN
+            s.current = s.first_seat
+    else:
+        s.phase = TURN
+
+
+def _card_drawn(s: State, e: ev.CardDrawn) -> None:
+    if e.source == "deck":
+        card = s.draw_pile.pop()
+    else:
+        assert e.index is not None
+        card = s.market[e.index]  # type: ignore[assignment]
+        s.market[e.index] = None
+    hand = s.players[e.seat].hand
+    hand[card] = hand.get(card, 0) + 1
+    s.phase = SECOND_CARD if s.phase == TURN and not (e.source == "market" and card == "locomotive") else TURN
+
+
+def _route_claimed(s: State, e: ev.RouteClaimed) -> None:
+    player = s.players[e.seat]
+    paid = cards_of(e.cards)
+    remove(player.hand, paid)
+    add(s.discards, paid)
+    route = s.board.routes[e.route]
+    player.trains -= route.length
+    player.score += e.points
+    s.route_owner[e.route] = e.seat
+    _discard_tunnel_reveal(s)
+
+
+def _tunnel_revealed(s: State, e: ev.TunnelRevealed) -> None:
+    del s.draw_pile[len(s.draw_pile) - len(e.revealed) :]
+    s.tunnel = PendingTunnel(e.route, e.cards, e.revealed, e.extra)
+    s.phase = TUNNEL_PAYMENT
+
+
+def _tunnel_declined(s: State, e: ev.TunnelDeclined) -> None:
+    _discard_tunnel_reveal(s)
+
+
+def _discard_tunnel_reveal(s: State) -> None:
+    if s.tunnel is not None:
+        discards = s.discards
+        for card in s.tunnel.revealed:
+            discards[card] = discards.get(card, 0) + 1
+        s.tunnel = None
+
+
+def _station_built(s: State, e: ev.StationBuilt) -> None:
+    player = s.players[e.seat]
+    paid = cards_of(e.cards)
+    remove(player.hand, paid)
+    add(s.discards, paid)
+    player.stations += 1
+    s.station_owner[e.city] = e.seat
+
+
+def _turn_passed(s: State, e: ev.TurnPassed) -> None:
+    pass
+
+
+def _turn_ended(s: State, e: ev.TurnEnded) -> None:
+    if s.turns_left is not None:
+        s.turns_left -= 1
+    s.current = e.next_seat
+    s.phase = TURN
+
+
+def _last_round_started(s: State, e: ev.LastRoundStarted) -> None:
+    s.turns_left = e.turns_left
+
+
+def _game_ended(s: State, e: ev.GameEnded) -> None:
+    s.phase = FINISHED
+    s.current = None
+    s.end_reason = e.reason
+    s.scores = e.scores
+    s.winner_seats = e.winner_seats
+
+
+def _game_started(s: State, e: ev.GameStarted) -> None:
+    raise ValueError("game_started can only begin a log")
+
+
+_APPLY: dict[type[Any], Callable[[State, Any], None]] = {
+    ev.GameStarted: _game_started,
+    ev.DeckShuffled: _deck_shuffled,
+    ev.TicketsShuffled: _tickets_shuffled,
+    ev.CardsDealt: _cards_dealt,
+    ev.MarketRevealed: _market_revealed,
+    ev.MarketDiscarded: _market_discarded,
+    ev.MarketWipeSkipped: _market_wipe_skipped,
+    ev.TicketsDealt: _tickets_dealt,
+    ev.TicketsKept: _tickets_kept,
+    ev.CardDrawn: _card_drawn,
+    ev.RouteClaimed: _route_claimed,
+    ev.TunnelRevealed: _tunnel_revealed,
+    ev.TunnelDeclined: _tunnel_declined,
+    ev.StationBuilt: _station_built,
+    ev.TurnPassed: _turn_passed,
+    ev.TurnEnded: _turn_ended,
+    ev.LastRoundStarted: _last_round_started,
+    ev.GameEnded: _game_ended,
+}

@@ -1,0 +1,121 @@
+"""`legal_moves`: every move a seat may make now, in a stable order; `decide` accepts exactly these.
+
+Moves come in groups (one group per route, per kind of card draw, ...), each of which can say how many moves
+it holds and build its i-th without building the others. `random_legal_move` uses that to pick uniformly
+among all legal moves at the cost of a count, which keeps random play and bot rollouts fast.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from itertools import combinations
+
+from . import moves as mv
+from .cards import LOCOMOTIVE
+from .moves import cards_of
+from .payment import Mixes, can_pay_route, route_mixes, station_mixes, tunnel_mixes
+from .rules import can_draw_second_card, route_closed_reason
+from .state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, TURN, State
+
+Group = tuple[int, Callable[[int], mv.Move]]
+
+
+def legal_moves(state: State, seat: int) -> list[mv.Move]:
+    return [build(i) for size, build in _groups(state, seat) for i in range(size)]
+
+
+def legal_move_count(state: State, seat: int) -> int:
+    return sum(size for size, _ in _groups(state, seat))
+
+
+def random_legal_move(state: State, seat: int, rng: random.Random) -> mv.Move | None:
+    """A move drawn uniformly from `legal_moves(state, seat)`, or None when there is none."""
+    groups = _groups(state, seat)
+    total = sum(size for size, _ in groups)
+    if not total:
+        return None
+    index = rng.randrange(total)
+    for size, build in groups:
+        if index < size:
+            return build(index)
+        index -= size
+    raise AssertionError("unreachable")
+
+
+def _groups(s: State, seat: int) -> list[Group]:
+    if seat not in s.deciders():
+        return []
+    phase = s.phase
+    if phase == SETUP_TICKETS:
+        return [_keep_group(s.offered[seat], least=2)]
+    if phase == KEEP_TICKETS:
+        return [_keep_group(s.offered[seat], least=1)]
+    if phase == SECOND_CARD:
+        return _card_groups(s, second=True)
+    if phase == TUNNEL_PAYMENT:
+        return _tunnel_groups(s, seat)
+    if phase == TURN:
+        return _turn_groups(s, seat)
+    return []
+
+
+def _keep_group(offered: tuple[str, ...], least: int) -> Group:
+    least = min(least, len(offered))
+    choices = [c for k in range(len(offered), least - 1, -1) for c in combinations(offered, k)]
+    return len(choices), lambda i: mv.KeepTickets(choices[i])
+
+
+def _card_groups(s: State, second: bool) -> list[Group]:
+    groups: list[Group] = []
+    if s.draw_pile or s.discards:
+        groups.append((1, lambda i: mv.DrawCard("deck")))
+    slots = [
+        i for i, card in enumerate(s.market) if card is not None and not (second and card == LOCOMOTIVE)
+    ]
+    if slots:
+        groups.append((len(slots), lambda i: mv.DrawCard("market", slots[i])))
+    return groups
+
+
+def _tunnel_groups(s: State, seat: int) -> list[Group]:
+    tunnel = s.tunnel
+    assert tunnel is not None
+    pay = tunnel_mixes(s.players[seat].hand, cards_of(tunnel.played), tunnel.extra)
+    return [(len(pay), lambda i: mv.PayTunnel(pay[i])), (1, lambda i: mv.DeclineTunnel())]
+
+
+def _turn_groups(s: State, seat: int) -> list[Group]:
+    groups = _card_groups(s, second=False)
+    groups.extend(_claim_groups(s, seat))
+    if s.ticket_pile:
+        groups.append((1, lambda i: mv.DrawTickets()))
+    groups.extend(_station_groups(s, seat))
+    return groups
+
+
+def _claim_groups(s: State, seat: int) -> Iterator[Group]:
+    hand = s.players[seat].hand
+    for route in s.board.route_list:
+        if can_pay_route(hand, route) and route_closed_reason(s, seat, route) is None:
+            pay = route_mixes(hand, route)
+            yield len(pay), _claim_builder(route.id, pay)
+
+
+def _claim_builder(route_id: str, pay: Mixes) -> Callable[[int], mv.Move]:
+    return lambda i: mv.ClaimRoute(route_id, pay[i])
+
+
+def _station_groups(s: State, seat: int) -> list[Group]:
+    player = s.players[seat]
+    if player.stations >= s.board.stations_per_player:
+        return []
+    pay = station_mixes(player.hand, player.stations + 1)
+    free = [city for city in s.board.cities if city not in s.station_owner]
+    if not len(pay) or not free:
+        return []
+    per_city = len(pay)
+    return [(per_city * len(free), lambda i: mv.BuildStation(free[i // per_city], pay[i % per_city]))]
+
+
+__all__ = ["can_draw_second_card", "legal_move_count", "legal_moves", "random_legal_move"]

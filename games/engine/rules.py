@@ -1,0 +1,76 @@
+"""Questions about a state that `decide` and `legal_moves` both ask: can this seat still act, is a route open."""
+
+from __future__ import annotations
+
+from .board import Route
+from .cards import LOCOMOTIVE
+from .errors import IllegalMove
+from .payment import can_pay_route
+from .state import State
+
+SMALL_GAME = 3  # C-DBL-2: with 2 or 3 players only one route of a double pair is used
+
+
+def setup_rule(s: State) -> tuple[str, str]:
+    rule = "E-SET-2" if s.board.has_stations else "U-SET-1"
+    return rule, "every player first keeps at least 2 of the destination tickets dealt at setup"
+
+
+def route_closed_reason(s: State, seat: int, route: Route) -> tuple[str, str] | None:
+    """Why `seat` may not claim `route` whatever it pays, or None when it may."""
+    if route.id in s.route_owner:
+        return "C-CLM-1", f"route {route.id} is already claimed"
+    if route.twin is not None and (twin_owner := s.route_owner.get(route.twin)) is not None:
+        if twin_owner == seat:
+            return "C-DBL-1", "a player may not claim both routes of a double route"
+        if s.player_count <= SMALL_GAME:
+            return "C-DBL-2", "with 2 or 3 players only one route of a double route may be claimed"
+    if s.players[seat].trains < route.length:
+        return "C-CLM-1", f"route {route.id} needs {route.length} trains"
+    return None
+
+
+def check_route_open(s: State, seat: int, route_id: str) -> Route:
+    route = s.board.routes.get(route_id)
+    if route is None:
+        raise IllegalMove("C-CLM-1", f"there is no route {route_id!r}")
+    reason = route_closed_reason(s, seat, route)
+    if reason is not None:
+        raise IllegalMove(*reason)
+    return route
+
+
+def can_draw_card(s: State) -> bool:
+    return bool(s.draw_pile or s.discards or any(card is not None for card in s.market))
+
+
+def can_draw_second_card(s: State) -> bool:
+    """C-DRW-2, C-DRW-5: a second card exists that may be taken (blind, or a face-up non-locomotive)."""
+    return bool(s.draw_pile or s.discards) or any(c is not None and c != LOCOMOTIVE for c in s.market)
+
+
+def can_claim_any(s: State, seat: int) -> bool:
+    hand = s.players[seat].hand
+    return any(
+        route_closed_reason(s, seat, route) is None and can_pay_route(hand, route)
+        for route in s.board.route_list
+    )
+
+
+def can_build_station(s: State, seat: int) -> bool:
+    player = s.players[seat]
+    if player.stations >= s.board.stations_per_player or len(s.station_owner) >= len(s.board.cities):
+        return False
+    cost = player.stations + 1
+    locos = player.hand.get(LOCOMOTIVE, 0)
+    return any(n + (locos if kind != LOCOMOTIVE else 0) >= cost for kind, n in player.hand.items())
+
+
+def can_act(s: State, seat: int) -> bool:
+    """C-END-2: whether the seat has any legal action at the start of its turn."""
+    return (
+        can_draw_card(s)
+        or bool(s.ticket_pile)
+        or can_build_station(s, seat)
+        or can_claim_any(s, seat)
+    )

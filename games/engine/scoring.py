@@ -1,0 +1,172 @@
+"""Final scoring: route points, tickets, stations, the longest path and places (C-TKT-3, C-LNG-1,
+E-STA-3..5, E-WIN-1, U-WIN-1).
+
+Pure and exact. Each station's borrowed route (E-STA-3) is chosen by trying every combination of the
+owner's stations' candidate routes and keeping the best for that owner; candidates that join the same two
+pieces of the owner's network are interchangeable, so only one of them is tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import TYPE_CHECKING
+
+from .paths import components, joined, longest_trail
+
+if TYPE_CHECKING:
+    from .board import Board
+
+STATION_POINTS = 4  # E-STA-4
+
+
+@dataclass(frozen=True, slots=True)
+class TicketResult:
+    ticket: str
+    points: int  # signed: + when completed, - when not (C-TKT-3)
+    completed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StationUse:
+    city: str
+    route: str | None  # the opponent route the station lends its owner, None when none helps (E-STA-3)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    seat: int
+    total: int
+    route_points: int
+    ticket_points: int
+    tickets: tuple[TicketResult, ...]
+    stations_built: int
+    stations_unbuilt: int
+    station_points: int
+    station_routes: tuple[StationUse, ...]
+    longest_path: int  # in trains
+    longest_bonus: int  # points
+    place: int  # 1 = winner; tied players share a place (E-WIN-1, U-WIN-1)
+
+
+@dataclass(frozen=True, slots=True)
+class FinalScore:
+    scores: tuple[SeatScore, ...]
+    winner_seats: tuple[int, ...]
+
+
+def final_score(
+    board: Board,
+    players: int,
+    route_owner: Mapping[str, int],
+    station_owner: Mapping[str, int],
+    tickets: Sequence[Sequence[str]],
+) -> FinalScore:
+    """Every seat's final score and place."""
+    owned: list[list[str]] = [[] for _ in range(players)]
+    for route_id, seat in route_owner.items():
+        owned[seat].append(route_id)
+    stations: list[list[str]] = [[] for _ in range(players)]
+    for city, seat in sorted(station_owner.items()):
+        stations[seat].append(city)
+    longest = [
+        longest_trail((r.a, r.b, r.length) for r in (board.routes[i] for i in owned[seat]))
+        for seat in range(players)
+    ]
+    top = max(longest, default=0)
+    partial = []
+    for seat in range(players):
+        route_points = sum(board.route_points[board.routes[r].length] for r in owned[seat])
+        results, uses = score_tickets(board, seat, owned[seat], stations[seat], route_owner, tickets[seat])
+        unbuilt = board.stations_per_player - len(stations[seat])
+        bonus = board.longest_path_bonus if top > 0 and longest[seat] == top else 0
+        ticket_points = sum(t.points for t in results)
+        partial.append(
+            SeatScore(
+                seat=seat,
+                total=route_points + ticket_points + unbuilt * STATION_POINTS + bonus,
+                route_points=route_points,
+                ticket_points=ticket_points,
+                tickets=results,
+                stations_built=len(stations[seat]),
+                stations_unbuilt=unbuilt,
+                station_points=unbuilt * STATION_POINTS,
+                station_routes=uses,
+                longest_path=longest[seat],
+                longest_bonus=bonus,
+                place=0,
+            )
+        )
+    return _ranked(partial, board.has_stations)
+
+
+def score_tickets(
+    board: Board,
+    seat: int,
+    own_routes: Sequence[str],
+    station_cities: Sequence[str],
+    route_owner: Mapping[str, int],
+    tickets: Sequence[str],
+) -> tuple[tuple[TicketResult, ...], tuple[StationUse, ...]]:
+    """The seat's ticket results with the best choice of route for each of its stations (E-STA-3)."""
+    piece = components((board.routes[r].a, board.routes[r].b) for r in own_routes)
+    wanted = [board.tickets[t] for t in tickets]
+
+    def results(borrowed: Sequence[str | None]) -> tuple[TicketResult, ...]:
+        extra = [(board.routes[r].a, board.routes[r].b) for r in borrowed if r is not None]
+        lifted = components((piece.get(a, a), piece.get(b, b)) for a, b in extra)
+        out = []
+        for t in wanted:
+            done = joined(lifted, piece.get(t.a, t.a), piece.get(t.b, t.b))
+            out.append(TicketResult(t.id, t.points if done else -t.points, done))
+        return tuple(out)
+
+    options = [_station_options(board, seat, city, route_owner, piece) for city in station_cities]
+    best_choice: tuple[str | None, ...] = tuple(None for _ in station_cities)
+    best = results(best_choice)
+    best_points = sum(r.points for r in best)
+    if any(len(o) > 1 for o in options) and any(not r.completed for r in best):
+        for choice in product(*options):
+            got = results(choice)
+            points = sum(r.points for r in got)
+            if points > best_points:
+                best, best_points, best_choice = got, points, choice
+    uses = tuple(StationUse(city, route) for city, route in zip(station_cities, best_choice, strict=True))
+    return best, uses
+
+
+def _station_options(
+    board: Board, seat: int, city: str, route_owner: Mapping[str, int], piece: Mapping[Hashable, Hashable]
+) -> list[str | None]:
+    """None, then one opponent route per distinct pair of pieces it could join at `city`."""
+    options: list[str | None] = [None]
+    seen: set[tuple[object, object]] = set()
+    for route in board.city_routes[city]:
+        owner = route_owner.get(route.id)
+        if owner is None or owner == seat:
+            continue
+        key = (piece.get(route.a, route.a), piece.get(route.b, route.b))
+        if key[0] == key[1] or key in seen or key[::-1] in seen:
+            continue  # joins nothing new
+        seen.add(key)
+        options.append(route.id)
+    return options
+
+
+def _ranked(scores: list[SeatScore], with_stations: bool) -> FinalScore:
+    def key(s: SeatScore) -> tuple[int, ...]:
+        completed = sum(1 for t in s.tickets if t.completed)
+        if with_stations:  # E-WIN-1
+            return (s.total, completed, -s.stations_built, s.longest_bonus > 0)
+        return (s.total, completed, s.longest_bonus > 0)  # U-WIN-1
+
+    keys = [key(s) for s in scores]
+    ranked = tuple(
+        _with_place(s, 1 + sum(1 for other in keys if other > keys[i])) for i, s in enumerate(scores)
+    )
+    return FinalScore(ranked, tuple(s.seat for s in ranked if s.place == 1))
+
+
+def _with_place(score: SeatScore, place: int) -> SeatScore:
+    return replace(score, place=place)

@@ -1,0 +1,119 @@
+"""Play whole games with uniformly random legal moves and print what happened.
+
+    python -m games.engine.simulate --map europe --players 5 --games 200 --seed 1 [--json] [--log-dir DIR]
+
+Standard library only, so it runs from a bare checkout. Each game is checked as it is played (every move
+comes from `legal_moves`' distribution and must be accepted by `decide`); a game that raises or does not
+finish within a bound counts as an error. `--log-dir` writes each game's event log as JSON Lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import events as ev
+from .board import MAP_NAMES
+from .decide import step
+from .legal import random_legal_move
+from .setup import begin
+from .state import State
+
+MAX_DECISIONS = 5000  # far above any real game; guards against a game that never ends
+
+
+@dataclass
+class GameRecord:
+    events: list[ev.Event] = field(default_factory=list)
+    decisions: int = 0
+    state: State | None = None
+
+
+def play_random_game(map_name: str, players: int, rng: random.Random) -> GameRecord:
+    """One complete game of uniformly random legal moves (setup choices in seat order)."""
+    state, opening = begin(map_name, players, rng)
+    record = GameRecord(events=list(opening))
+    while not state.finished and record.decisions < MAX_DECISIONS:
+        seat = state.deciders()[0]
+        move = random_legal_move(state, seat, rng)
+        if move is None:
+            raise RuntimeError(f"seat {seat} must decide but has no legal move in phase {state.phase}")
+        state, new_events = step(state, seat, move, rng)
+        record.events.extend(new_events)
+        record.decisions += 1
+    record.state = state
+    return record
+
+
+def run(map_name: str, players: int, games: int, seed: int, log_dir: Path | None) -> dict[str, object]:
+    started = time.perf_counter()
+    finished = errors = events = turns = 0
+    scores: list[int] = []
+    for number in range(games):
+        rng = random.Random(f"{seed}:{number}")
+        try:
+            record = play_random_game(map_name, players, rng)
+        except Exception:  # a crash is a finding: count it, show it, keep going
+            errors += 1
+            traceback.print_exc(file=sys.stderr)
+            continue
+        events += len(record.events)
+        turns += sum(1 for e in record.events if isinstance(e, ev.TurnEnded))
+        assert record.state is not None
+        if record.state.finished:
+            finished += 1
+            scores.extend(score.total for score in record.state.scores)
+        else:
+            errors += 1
+        if log_dir is not None:
+            _write_log(log_dir / f"{map_name}-{players}p-seed{seed}-{number:05d}.jsonl", record.events)
+    seconds = time.perf_counter() - started
+    return {
+        "map": map_name,
+        "players": players,
+        "games": games,
+        "finished": finished,
+        "errors": errors,
+        "events": events,
+        "events_per_game": round(events / max(1, games - errors), 1),
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 1) if seconds else None,
+        "mean_score": round(sum(scores) / len(scores), 1) if scores else None,
+        "max_score": max(scores) if scores else None,
+        "mean_turns": round(turns / max(1, finished), 1),
+    }
+
+
+def _write_log(path: Path, events: list[ev.Event]) -> None:
+    from games.codec import event_to_json  # the codec lives outside the engine (STYLE.md)
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(event_to_json(e) + "\n" for e in events))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--map", choices=MAP_NAMES, default="europe")
+    parser.add_argument("--players", type=int, choices=range(2, 6), default=4)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--log-dir", type=Path, help="write each game's event log as JSON Lines here")
+    args = parser.parse_args(argv)
+    result = run(args.map, args.players, args.games, args.seed, args.log_dir)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>17}: {value}")
+    return 1 if result["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""The event log: appending engine events as hash-chained rows, and reading them back.
+
+Each row's hash covers the previous row's hash and the row's canonical JSON, so any edit, insertion or
+removal of history breaks the chain (`verify`). Events with a hidden random outcome also carry a commitment:
+the SHA-256 of a random salt and the hidden fields, published at once; the salt stays private until the game
+is over, when the audit log shows it and anyone can check that the outcome was fixed when it was announced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError
+from django.utils import timezone
+
+from games.codec import event_from_dict, event_to_dict
+from games.engine import Event as EngineEvent
+from games.engine import redact
+from games.models import Event, Game
+
+
+class StaleSeq(Exception):
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at seq {current}")
+        self.current = current
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def row_hash(
+    prev_hash: str, seq: int, type_: str, seat: int | None, data: dict[str, Any], commitment: str, salt: str,
+    at: datetime,
+) -> str:
+    body = {
+        "seq": seq, "type": type_, "seat": seat, "data": data, "commitment": commitment, "salt": salt,
+        "at": at.isoformat(),
+    }
+    return sha256(prev_hash + canonical_json(body))
+
+
+def hidden_fields(data: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an event that a spectator does not see."""
+    return {key: value for key, value in data.items() if public.get(key) != value}
+
+
+def commitment_of(salt: str, hidden: dict[str, Any]) -> str:
+    return sha256(salt + canonical_json(hidden))
+
+
+def _commit(event: EngineEvent, data: dict[str, Any]) -> tuple[str, str]:
+    hidden = hidden_fields(data, event_to_dict(redact(event, None)))
+    if not hidden:
+        return "", ""
+    salt = secrets.token_hex(16)
+    return commitment_of(salt, hidden), salt
+
+
+def _seat_of(event: EngineEvent) -> int | None:
+    seat = getattr(event, "seat", None)
+    return seat if isinstance(seat, int) else None
+
+
+def append(game: Game, expected_seq: int, events: Sequence[EngineEvent]) -> list[Event]:
+    """Append `events` after `expected_seq` (inside the caller's transaction); `StaleSeq` if another won."""
+    now = timezone.now()
+    prev, rows = game.head_hash, []
+    for seq, event in enumerate(events, start=expected_seq + 1):
+        data = event_to_dict(event)
+        commitment, salt = _commit(event, data)
+        digest = row_hash(prev, seq, event.type, _seat_of(event), data, commitment, salt, now)
+        rows.append(
+            Event(
+                game=game, seq=seq, type=event.type, seat=_seat_of(event), data=data,
+                commitment=commitment, salt=salt, created_at=now, prev_hash=prev, hash=digest,
+            )
+        )
+        prev = digest
+    new_seq = expected_seq + len(events)
+    # The conditional UPDATE takes the game row's lock: of two writers at the same seq one waits, then
+    # finds seq moved and updates nothing. The unique (game, seq) constraint is the second guard.
+    moved = Game.objects.filter(pk=game.pk, seq=expected_seq).update(seq=new_seq, head_hash=prev)
+    if not moved:
+        raise StaleSeq(Game.objects.values_list("seq", flat=True).get(pk=game.pk))
+    try:
+        Event.objects.bulk_create(rows)
+    except IntegrityError as error:
+        raise StaleSeq(Game.objects.values_list("seq", flat=True).get(pk=game.pk)) from error
+    game.seq, game.head_hash = new_seq, prev
+    return rows
+
+
+def rows_between(game_id: Any, after: int, upto: int | None = None) -> Iterable[Event]:
+    rows = Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
+    return rows.filter(seq__lte=upto) if upto is not None else rows
+
+
+def engine_event(row: Event) -> EngineEvent:
+    return event_from_dict(row.data)
+
+
+def project(row: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
+    """The API shape of one event as `viewer` may see it (API.md: seq, type, at, seat, data)."""
+    visible = event_to_dict(redact(engine_event(row), viewer, finished=finished))
+    visible.pop("type")
+    if row.commitment:
+        visible["commitment"] = row.commitment
+    return {"seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": visible}
+
+
+def audit_line(row: Event) -> dict[str, Any]:
+    """The complete, unprojected row with its chain fields (audit log, once the game is over)."""
+    return {
+        "seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": row.data,
+        "commitment": row.commitment, "salt": row.salt, "prev_hash": row.prev_hash, "hash": row.hash,
+    }

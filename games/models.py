@@ -1,0 +1,116 @@
+"""Games, seats and the append-only event log.
+
+`Event` rows are the record of a game: unique (game, seq), each hash-chained to the one before, never
+updated or deleted (the model refuses in code; on PostgreSQL a trigger refuses in the database too).
+`Game.seq` and `Game.head_hash` mirror the last event and are moved in the same transaction as the append,
+with a conditional UPDATE, so two writers at the same `expected_seq` cannot both win. `Snapshot` rows are an
+optimisation only: deleting them all changes nothing but speed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+MAP_CHOICES = [("europe", "Europe"), ("usa", "USA")]
+BOT_LEVELS = ["random", "greedy", "strong"]
+GENESIS_HASH = "0" * 64
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        ACTIVE = "active"
+        FINISHED = "finished"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    map = models.CharField(max_length=16, choices=MAP_CHOICES)
+    players = models.PositiveSmallIntegerField()
+    ranked = models.BooleanField(default=False)
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.map} game {self.id} ({self.status})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot = models.CharField(max_length=16, null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of {self.game_id}"
+
+    @property
+    def taken(self) -> bool:
+        return self.user_id is not None or bool(self.bot)
+
+
+class AppendOnlyError(RuntimeError):
+    pass
+
+
+class Event(models.Model):
+    """One fact of a game. `data` is the whole engine event (hidden parts included) as JSON."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    data = models.JSONField()
+    commitment = models.CharField(max_length=64, blank=True, default="")
+    salt = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("events are append-only: an event row is never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise AppendOnlyError("events are append-only: an event row is never deleted")
+
+
+class Snapshot(models.Model):
+    """The engine state after event `seq`, pickled. Only a cache of the log: safe to delete."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    state = models.BinaryField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_unique_seq")]

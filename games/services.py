@@ -1,0 +1,184 @@
+"""Use cases that change games: create, join, seat a bot, start, play a move.
+
+Each is one transaction. A move is: check who may move, load the state, let the engine decide, append the
+events at `expected_seq`. Side effects (cache update, realtime notification, queueing a bot) run only after
+the commit (`transaction.on_commit`), so nobody hears of a move that did not happen.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import log, notify, states
+from games.engine import Event as EngineEvent
+from games.engine import Move, step
+from games.models import BOT_LEVELS, Game, Seat
+
+User = AbstractBaseUser | AnonymousUser
+
+
+class ServiceError(Exception):
+    """A refused request: `code` and `status` are the API's (API.md)."""
+
+    status = 400
+
+    def __init__(self, code: str, detail: str, status: int | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.extra = code, detail, extra
+        if status is not None:
+            self.status = status
+
+
+def _system_rng() -> random.Random:
+    # Shuffles must be unpredictable to players: the OS generator, never a seeded one.
+    return random.SystemRandom()
+
+
+def game_create(user: Any, map_name: str, players: int, ranked: bool, turn_seconds: int | None) -> Game:
+    with transaction.atomic():
+        game = Game.objects.create(
+            map=map_name, players=players, ranked=ranked, turn_seconds=turn_seconds, created_by=user
+        )
+        Seat.objects.bulk_create(
+            [Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)]
+        )
+    return game
+
+
+def _locked_open_game(game_id: Any) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status != Game.Status.OPEN:
+        raise ServiceError("not_open", "the game has already started", status=409)
+    return game
+
+
+def _free_seat(game: Game, seat_number: int | None) -> Seat:
+    seats = list(game.seats.select_for_update().order_by("number"))
+    if seat_number is None:
+        free = [s for s in seats if not s.taken]
+        if not free:
+            raise ServiceError("game_full", "every seat is taken", status=409)
+        return free[0]
+    if not 0 <= seat_number < len(seats):
+        raise ServiceError("invalid", f"seat must be from 0 to {len(seats) - 1}", field="seat")
+    if seats[seat_number].taken:
+        raise ServiceError("seat_taken", f"seat {seat_number} is taken", status=409)
+    return seats[seat_number]
+
+
+def game_join(game_id: Any, user: Any, seat_number: int | None) -> Game:
+    with transaction.atomic():
+        game = _locked_open_game(game_id)
+        if game.seats.filter(user=user).exists():
+            raise ServiceError("already_seated", "you already have a seat in this game", status=409)
+        seat = _free_seat(game, seat_number)
+        seat.user = user
+        try:
+            seat.save(update_fields=["user"])
+        except IntegrityError as error:
+            raise ServiceError("seat_taken", "that seat was just taken", status=409) from error
+    return game
+
+
+def game_add_bot(game_id: Any, user: Any, level: str, seat_number: int | None) -> Game:
+    if level not in BOT_LEVELS:
+        raise ServiceError("invalid", f"level must be one of {BOT_LEVELS}", field="level")
+    with transaction.atomic():
+        game = _locked_open_game(game_id)
+        if game.created_by_id != user.pk:
+            raise ServiceError("not_creator", "only the game's creator seats bots", status=403)
+        seat = _free_seat(game, seat_number)
+        seat.bot = level
+        seat.save(update_fields=["bot"])
+    return game
+
+
+def game_start(game_id: Any, user: Any, fill_with_bots: str | None) -> Game:
+    if fill_with_bots is not None and fill_with_bots not in BOT_LEVELS:
+        raise ServiceError("invalid", f"fill_with_bots must be one of {BOT_LEVELS}", field="fill_with_bots")
+    with transaction.atomic():
+        game = _locked_open_game(game_id)
+        if game.created_by_id != user.pk:
+            raise ServiceError("not_creator", "only the game's creator starts it", status=403)
+        empty = [seat for seat in game.seats.select_for_update() if not seat.taken]
+        if empty and fill_with_bots is None:
+            raise ServiceError("seats_empty", f"{len(empty)} seat(s) are empty", status=409)
+        for seat in empty:
+            seat.bot = fill_with_bots
+            seat.save(update_fields=["bot"])
+        state, events = _opening(game)
+        log.append(game, 0, events)
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE, started_at=timezone.now())
+        game.status = Game.Status.ACTIVE
+        new_seq = game.seq
+        transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False))
+    return game
+
+
+def _opening(game: Game) -> tuple[Any, tuple[EngineEvent, ...]]:
+    from games.engine import begin
+
+    state, events = begin(game.map, game.players, _system_rng())
+    return state, events
+
+
+@dataclass(frozen=True)
+class Played:
+    seq: int
+    seat: int
+    events: tuple[EngineEvent, ...]
+    finished: bool
+
+
+def seat_of(game: Game, user: Any) -> int | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return game.seats.filter(user=user).values_list("number", flat=True).first()
+
+
+def game_play(game_id: Any, user: Any, expected_seq: int, move: Move) -> Played:
+    """Play `move` for the user's seat; raises ServiceError, StaleSeq or the engine's IllegalMove."""
+    game = _get_game(game_id)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ServiceError("not_a_player", "you have no seat in this game", status=403)
+    return play_seat(game_id, seat, expected_seq, move, by_bot=False)
+
+
+def play_seat(game_id: Any, seat: int, expected_seq: int, move: Move, *, by_bot: bool) -> Played:
+    with transaction.atomic():
+        game = _get_game(game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise ServiceError("not_active", f"the game is {game.status}", status=409)
+        if game.seq != expected_seq:
+            raise log.StaleSeq(game.seq)
+        state = states.state_at(game.pk, game.seq)
+        new_state, events = step(state, seat, move, _system_rng())
+        log.append(game, expected_seq, events)
+        states.maybe_snapshot(game.pk, expected_seq, game.seq, new_state)
+        if new_state.finished:
+            Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+        new_seq = game.seq
+        transaction.on_commit(lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot))
+    return Played(new_seq, seat, events, new_state.finished)
+
+
+def _get_game(game_id: Any) -> Game:
+    try:
+        return Game.objects.get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, DjangoValidationError) as error:
+        raise ServiceError("not_found", "no such game", status=404) from error
+
+
+def _after_append(game_id: Any, seq: int, state: Any, *, by_bot: bool) -> None:
+    states.remember(game_id, seq, state)
+    notify.game_moved(game_id, seq)
+    if not by_bot and not state.finished:
+        notify.bots_may_play(game_id, seq)
