@@ -43,6 +43,12 @@ def _int_param(request: Request, name: str, default: int) -> int:
     return value
 
 
+class GamesPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
 class GamesView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("status", str, enum=["open", "active", "finished"]), OpenApiParameter("mine", int)],
@@ -53,7 +59,7 @@ class GamesView(APIView):
         if status_filter and status_filter not in Game.Status.values:
             return error("invalid", f"status must be one of {Game.Status.values}", 400, field="status")
         games = selectors.games_list(request.user, status_filter, request.query_params.get("mine") in ("1", "true"))
-        paginator = PageNumberPagination()
+        paginator = GamesPagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
         return paginator.get_paginated_response([selectors.game_summary(g) for g in page])
 
