@@ -1,0 +1,162 @@
+"""Positions for the rule tests: a real, seeded opening, then hands, piles and market set by hand.
+
+A test reads like the rule book: given a position (`started(...)` then `arrange(...)`), when a seat makes a
+move (`play`), then these events and this state, or this `IllegalMove` rule (`refused`). Piles are given top
+card first, as a player would deal them; the engine keeps the top of a pile at the end of its list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
+
+import pytest
+
+from games.engine import IllegalMove, decide, step
+from games.engine import events as ev
+from games.engine import moves as mv
+from games.engine.board import load_board
+from games.engine.cards import CARD_KINDS, total
+from games.engine.scoring import FinalScore, SeatScore, final_score
+from games.engine.setup import begin
+from games.engine.state import State
+
+E = TypeVar("E")
+
+LOCO = "locomotive"
+
+
+def opening(map_name: str = "europe", players: int = 2, seed: int = 1) -> tuple[State, tuple[ev.Event, ...]]:
+    """A freshly dealt game (every seat still choosing its setup tickets) and the events that opened it."""
+    return begin(map_name, players, random.Random(seed))
+
+
+def started(map_name: str = "europe", players: int = 2, seed: int = 1, current: int = 0) -> State:
+    """A game past setup (every seat kept all its tickets) with `current` to play a fresh turn."""
+    state, _ = opening(map_name, players, seed)
+    for seat in sorted(state.offered):
+        state, _ = step(state, seat, mv.KeepTickets(state.offered[seat]), random.Random(0))
+    state.current = current
+    return state
+
+
+def arrange(
+    state: State,
+    *,
+    current: int | None = None,
+    hands: Mapping[int, Mapping[str, int]] | None = None,
+    market: Sequence[str | None] | None = None,
+    deck: Sequence[str] | None = None,
+    discards: Mapping[str, int] | None = None,
+    tickets: Mapping[int, Sequence[str]] | None = None,
+    ticket_pile: Sequence[str] | None = None,
+    trains: Mapping[int, int] | None = None,
+    routes: Mapping[str, int] | None = None,
+    stations: Mapping[str, int] | None = None,
+) -> State:
+    """A copy of `state` with the given parts replaced (piles top card first; `routes`/`stations`: id -> seat)."""
+    s = state.copy()
+    if current is not None:
+        s.current = current
+    for seat, hand in (hands or {}).items():
+        s.players[seat].hand = {kind: n for kind, n in hand.items() if n}
+    if market is not None:
+        assert len(market) == 5
+        s.market = list(market)
+    if deck is not None:
+        s.draw_pile = list(reversed(deck))
+    if discards is not None:
+        s.discards = {kind: n for kind, n in discards.items() if n}
+    for seat, kept in (tickets or {}).items():
+        s.players[seat].tickets = list(kept)
+    if ticket_pile is not None:
+        s.ticket_pile = list(reversed(ticket_pile))
+    for seat, n in (trains or {}).items():
+        s.players[seat].trains = n
+    for route, seat in (routes or {}).items():
+        s.route_owner[route] = seat
+    for city, seat in (stations or {}).items():
+        s.station_owner[city] = seat
+        s.players[seat].stations += 1
+    return s
+
+
+def play(state: State, seat: int, move: mv.Move, seed: int = 0) -> tuple[State, tuple[ev.Event, ...]]:
+    """The state after `move` and the events it caused (the given state is left unchanged)."""
+    return step(state, seat, move, random.Random(seed))
+
+
+def refused(state: State, seat: int, move: mv.Move) -> IllegalMove:
+    """The `IllegalMove` that `decide` raises for `move`, after checking that the refusal changed nothing."""
+    before = state.copy()
+    with pytest.raises(IllegalMove) as raised:
+        decide(state, seat, move, random.Random(0))
+    assert state == before
+    return raised.value
+
+
+def pay(**cards: int) -> mv.Payment:
+    """A canonical payment, e.g. `pay(red=2, locomotive=1)`."""
+    return mv.payment(cards)
+
+
+def claim(route: str, **cards: int) -> mv.ClaimRoute:
+    return mv.ClaimRoute(route, pay(**cards))
+
+
+def station(city: str, **cards: int) -> mv.BuildStation:
+    return mv.BuildStation(city, pay(**cards))
+
+
+def of_type(events: Iterable[object], cls: type[E]) -> list[E]:
+    return [e for e in events if isinstance(e, cls)]
+
+
+def types(events: Iterable[ev.Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def card_count(state: State) -> dict[str, int]:
+    """Every train card in the game, wherever it lies (hands, piles, market, a pending tunnel's reveal)."""
+    counts = dict.fromkeys(CARD_KINDS, 0)
+    places: list[Iterable[str]] = [state.draw_pile, [c for c in state.market if c is not None]]
+    if state.tunnel is not None:
+        places.append(state.tunnel.revealed)
+    for place in places:
+        for card in place:
+            counts[card] += 1
+    for cards in [state.discards, *(p.hand for p in state.players)]:
+        for kind, n in cards.items():
+            counts[kind] += n
+    return counts
+
+
+def hand_size(state: State, seat: int) -> int:
+    return total(state.players[seat].hand)
+
+
+def scored(
+    map_name: str,
+    routes: Mapping[str, int],
+    *,
+    players: int = 2,
+    stations: Mapping[str, int] | None = None,
+    tickets: Mapping[int, Sequence[str]] | None = None,
+) -> FinalScore:
+    """Final scoring of a board where `routes` (id -> seat) and `stations` (city -> seat) are taken."""
+    board = load_board(map_name)
+    for route in routes:
+        assert route in board.routes, route
+    held = [list((tickets or {}).get(seat, ())) for seat in range(players)]
+    return final_score(board, players, dict(routes), dict(stations or {}), held)
+
+
+def seat_score(result: FinalScore, seat: int) -> SeatScore:
+    return result.scores[seat]
+
+
+def route_points(map_name: str, *route_ids: str) -> int:
+    """Route points by the scoring table of the map's board data (C-CLM-2)."""
+    board = load_board(map_name)
+    return sum(board.route_points[board.routes[r].length] for r in route_ids)
