@@ -74,8 +74,8 @@ def bench_legal_moves(games: int = 20) -> dict[str, float]:
 def dense_network(board: Board, rng: random.Random) -> list[tuple[str, str, int]]:
     """One player's full 45-train network grown in one region, short routes first: many cycles."""
     start = rng.choice(list(board.cities))
-    frontier = {start}
-    taken: set[str] = set()
+    frontier = {start: None}  # dicts, not sets: the same seed grows the same network in every run
+    taken: dict[str, None] = {}
     trains = 0
     while True:
         options = [
@@ -86,9 +86,9 @@ def dense_network(board: Board, rng: random.Random) -> list[tuple[str, str, int]
             break
         shortest = min(r.length for r in options)
         route = rng.choice([r for r in options if r.length <= shortest + 1])
-        taken.add(route.id)
+        taken[route.id] = None
         trains += route.length
-        frontier |= {route.a, route.b}
+        frontier |= {route.a: None, route.b: None}
     return [(board.routes[r].a, board.routes[r].b, board.routes[r].length) for r in taken]
 
 

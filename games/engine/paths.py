@@ -1,19 +1,20 @@
 """Graph questions about one player's routes: which cities are joined, and the longest continuous path.
 
 The longest continuous path (C-LNG-1) is the longest *trail*: a walk that may pass a city many times but
-uses each route at most once, weighted by route length. Finding it is NP-hard in general, but player
-networks are small, and three facts keep the exact search cheap:
+uses each route at most once, weighted by route length. Finding it is NP-hard in general; player networks
+are small, and the exact answer is found cheaply like this:
 
-- Each connected piece is searched on its own, and a piece no heavier than the best found is skipped.
+- Each connected piece is searched on its own, heaviest first; a piece no heavier than the best is skipped.
 - A piece with 0 or 2 odd-degree cities has an Euler trail: its whole weight is the answer.
-- Otherwise a longest trail starts (and ends) at an odd-degree city, so only those are tried; chains of
-  degree-2 cities are first merged into single weighted edges, and the search is bounded both by the
-  weight still reachable from where it stands and by the best any trail of the piece could reach.
-"""
-
+- Otherwise chains of degree-2 cities are merged into single edges, and parity gives a bound: the edges a
+  trail leaves unused have odd degree at every odd city but the trail's two ends, so they weigh at least
+  a lightest matching of those cities by shortest distance (a lightest T-join). When removing such a
+  T-join leaves one piece, that piece is an Euler trail meeting the bound: done, no search.
+- Else a depth-first search from the odd cities (a longest trail starts at one) visits each (city, used
+  routes) position once, pruned by the same parity bound applied to the unused routes around it.
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 
 Edge = tuple[Hashable, Hashable, int]  # (city, city, length)
 
@@ -71,8 +72,16 @@ def _piece_longest(piece: list[Edge], known: int) -> int:
     odd = _odd_vertices(ends, len(ids))
     if len(odd) <= 2:
         return total
-    ends = _merge_chains(ends, len(ids))
-    return _Search(ends, len(ids), total, len(odd), known).run(_odd_vertices(ends, len(ids)))
+    ends, n, odd = _renumbered(_merge_chains(ends, len(ids)), odd)
+    parity = _Parity(ends, n, odd)
+    ceiling = total - parity.least
+    for join in parity.joins():
+        # What a lightest T-join leaves has odd cities only at the two chosen ends, so each of its pieces
+        # is an Euler trail: one piece reaches the bound; otherwise the heaviest is a good start.
+        known = max(known, _heaviest_piece(ends, join))
+        if known >= ceiling:
+            return ceiling
+    return _Search(ends, n, parity, ceiling, known).run(odd)
 
 
 def _odd_vertices(ends: list[tuple[int, int, int]], n: int) -> list[int]:
@@ -111,10 +120,19 @@ def _merge_chains(ends: list[tuple[int, int, int]], n: int) -> list[tuple[int, i
     return list(alive.values())
 
 
+def _renumbered(
+    ends: list[tuple[int, int, int]], odd: list[int]
+) -> tuple[list[tuple[int, int, int]], int, list[int]]:
+    """The same edges over cities numbered 0..n-1 (merging chains leaves gaps)."""
+    new: dict[int, int] = {}
+    out = [(new.setdefault(a, len(new)), new.setdefault(b, len(new)), w) for a, b, w in ends]
+    return out, len(new), [new[v] for v in odd]
+
+
 class _Search:
     """Depth-first search over trails from odd-degree cities, with used edges kept as a bit mask."""
 
-    def __init__(self, ends: list[tuple[int, int, int]], n: int, total: int, odd_count: int, known: int):
+    def __init__(self, ends: list[tuple[int, int, int]], n: int, parity: _Parity, ceiling: int, known: int):
         self.adjacent: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]  # (bit, other end, weight)
         for i, (a, b, w) in enumerate(ends):
             self.adjacent[a].append((1 << i, b, w))
@@ -122,10 +140,11 @@ class _Search:
                 self.adjacent[b].append((1 << i, a, w))
         for options in self.adjacent:
             options.sort(key=lambda o: -o[2])
-        self.weights = [w for _, _, w in ends]
-        # Every odd city but the two ends keeps an unused edge, and one edge spares at most two of them.
-        self.ceiling = total - ((odd_count - 2 + 1) // 2) * min(self.weights)
+        self.parity = parity
+        self.shift = n.bit_length()
+        self.ceiling = ceiling
         self.best = known
+        self.seen: set[int] = set()  # (used edges, city) already searched from, packed in one int
 
     def run(self, starts: list[int]) -> int:
         for start in starts:
@@ -135,24 +154,35 @@ class _Search:
         return self.best
 
     def _reachable(self, v: int, used: int) -> int:
-        """The weight of unused edges in the piece of unused edges around `v`."""
-        seen_edges = used
+        """A bound on how far a trail can go on from `v`: the weight of the unused edges around `v`, less
+        the lightest set of them that parity forces the trail to leave (see `_Parity`)."""
+        counted = used
         weight = 0
         stack = [v]
-        seen = {v}
+        seen = 1 << v
         adjacent = self.adjacent
+        odd_cities = 1 << v  # v flipped: the trail from v uses an odd number of its edges unless it ends there
         while stack:
             x = stack.pop()
             for bit, y, w in adjacent[x]:
-                if not seen_edges & bit:
-                    seen_edges |= bit
-                    weight += w
-                    if y not in seen:
-                        seen.add(y)
-                        stack.append(y)
-        return weight
+                if not used & bit:
+                    if x != y:
+                        odd_cities ^= 1 << x
+                    if not counted & bit:
+                        counted |= bit
+                        weight += w
+                        if not seen >> y & 1:
+                            seen |= 1 << y
+                            stack.append(y)
+        return weight - self.parity.leftover(odd_cities)
 
     def _walk(self, v: int, used: int, length: int) -> None:
+        # Standing at v with the same edges used means the same length and the same ways on, whichever
+        # order (or start) got here: search each such position once.
+        key = used << self.shift | v
+        if key in self.seen:
+            return
+        self.seen.add(key)
         if length > self.best:
             self.best = length
             if length >= self.ceiling:
@@ -164,3 +194,99 @@ class _Search:
                 self._walk(w_end, used | bit, length + w)
                 if self.best >= self.ceiling:
                     return
+
+
+class _Parity:
+    """The lightest sets of edges a trail can leave unused, found by the parity of degrees.
+
+    In a trail every city but its two ends uses an even number of its edges, so the unused edges have odd
+    degree exactly at the other odd cities: they form a T-join for T = the odd cities but two. The lightest
+    T-join is a minimum matching of T by shortest distance, with each matched pair's shortest path.
+    `least` is therefore a bound no trail can beat; `joins()` yields the lightest T-joins to try.
+    """
+
+    def __init__(self, ends: list[tuple[int, int, int]], n: int, odd: list[int]):
+        inf = 1 << 60
+        dist = [[inf] * n for _ in range(n)]
+        hop: list[list[tuple[int, int]]] = [[(-1, -1)] * n for _ in range(n)]  # (next city, edge) towards j
+        for v in range(n):
+            dist[v][v] = 0
+        for i, (a, b, w) in enumerate(ends):
+            if a != b and w < dist[a][b]:
+                dist[a][b] = dist[b][a] = w
+                hop[a][b], hop[b][a] = (b, i), (a, i)
+        for k in range(n):
+            dk = dist[k]
+            for i in range(n):
+                dik = dist[i][k]
+                if dik == inf:
+                    continue
+                di, hi, hik = dist[i], hop[i], hop[i][k]
+                for j in range(n):
+                    if dik + dk[j] < di[j]:
+                        di[j] = dik + dk[j]
+                        hi[j] = hik
+        self.hop = hop
+        self.dist = dist
+        self.odd = odd
+        self.leftovers: dict[int, int] = {0: 0, 1: 0, 2: 0}  # by (cities << 2 | ends)
+        self.partner: dict[int, int] = {}  # the city matched with a set's lowest, -1 when that is the far end
+        self.odd_cities = sum(1 << v for v in odd)
+        self.least = self.leftover(self.odd_cities, 2)
+
+    def leftover(self, cities: int, ends: int = 1) -> int:
+        """The lightest weight a trail must leave unused among edges whose odd cities are `cities` (a bit
+        mask of city numbers), `ends` of which may instead be the trail's ends: a lightest matching of the
+        others by shortest distance in the whole piece (distances only grow as edges get used)."""
+        key = cities << 2 | ends
+        known = self.leftovers.get(key)
+        if known is not None:
+            return known
+        low = (cities & -cities).bit_length() - 1
+        rest = cities & ~(1 << low)
+        best, partner = (self.leftover(rest, ends - 1), -1) if ends else (1 << 60, -2)
+        row = self.dist[low]
+        m = rest
+        while m:
+            j = (m & -m).bit_length() - 1
+            m &= m - 1
+            if row[j] < best:
+                cost = row[j] + self.leftover(rest & ~(1 << j), ends)
+                if cost < best:
+                    best, partner = cost, j
+        self.leftovers[key] = best
+        self.partner[key] = partner
+        return best
+
+    def joins(self) -> Iterator[int]:
+        """The lightest T-joins (as edge bit masks): the one found first, then one per first end."""
+        yield self._join(self.odd_cities, 2)
+        for v in self.odd:
+            cities = self.odd_cities ^ (1 << v)
+            if self.leftover(cities, 1) == self.least:
+                yield self._join(cities, 1)
+
+    def _join(self, cities: int, ends: int) -> int:
+        edges = 0
+        while cities:
+            low = (cities & -cities).bit_length() - 1
+            j = self.partner[cities << 2 | ends]
+            cities &= ~(1 << low)
+            if j < 0:
+                ends -= 1
+                continue  # low is an end of the trail
+            cities &= ~(1 << j)
+            u = low
+            while u != j:
+                u, e = self.hop[u][j]
+                edges ^= 1 << e
+        return edges
+
+
+def _heaviest_piece(ends: list[tuple[int, int, int]], removed: int) -> int:
+    kept = [(a, b, w) for i, (a, b, w) in enumerate(ends) if not removed >> i & 1]
+    piece = components((a, b) for a, b, _ in kept)
+    weight: dict[Hashable, int] = {}
+    for a, _, w in kept:
+        weight[piece[a]] = weight.get(piece[a], 0) + w
+    return max(weight.values(), default=0)
