@@ -1,0 +1,152 @@
+"""Helpers for the server integration tests: users, games and scripted clients that play through the HTTP API."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rest_framework.test import APIClient
+
+PASSWORD = "correct-horse-9"
+API = "/api"
+
+
+def body(response: Any) -> Any:
+    """The JSON body of a response (fails loudly if it is not JSON)."""
+    assert response["Content-Type"].startswith("application/json"), (response.status_code, response.content[:300])
+    return json.loads(response.content)
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    """The response is the API's JSON error with this status and code."""
+    data = body(response)
+    assert response.status_code == status, (response.status_code, data)
+    assert isinstance(data, dict), data
+    assert data.get("code") == code, data
+    assert isinstance(data.get("detail"), str) and data["detail"], data
+    return data
+
+
+def register(username: str, password: str = PASSWORD) -> APIClient:
+    """A client authenticated with the token of a newly registered user."""
+    client = APIClient()
+    response = client.post(f"{API}/auth/register", {"username": username, "password": password}, format="json")
+    assert response.status_code == 201, response.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {body(response)['token']}")
+    client.username = username  # type: ignore[attr-defined]
+    return client
+
+
+def create_game(client: APIClient, map_name: str = "europe", players: int = 2, **extra: Any) -> dict[str, Any]:
+    response = client.post(f"{API}/games", {"map": map_name, "players": players, **extra}, format="json")
+    assert response.status_code == 201, response.content
+    return body(response)
+
+
+def url(game_id: str, tail: str = "") -> str:
+    return f"{API}/games/{game_id}" + (f"/{tail}" if tail else "")
+
+
+@dataclass
+class Table:
+    """A game and one scripted client per seat (index = seat number)."""
+
+    game_id: str
+    clients: list[APIClient]
+    map: str
+
+    def get(self, seat: int, tail: str, **params: Any) -> dict[str, Any]:
+        response = self.clients[seat].get(url(self.game_id, tail), params)
+        assert response.status_code == 200, (tail, response.status_code, response.content[:500])
+        return body(response)
+
+    def state(self, seat: int = 0) -> dict[str, Any]:
+        return self.get(seat, "state")
+
+    def seq(self) -> int:
+        return int(self.state()["seq"])
+
+    def post_move(self, seat: int, expected_seq: int, move: dict[str, Any]) -> Any:
+        return self.clients[seat].post(
+            url(self.game_id, "moves"), {"expected_seq": expected_seq, "move": move}, format="json"
+        )
+
+    def play(self, seat: int, move: dict[str, Any]) -> dict[str, Any]:
+        response = self.post_move(seat, self.seq(), move)
+        assert response.status_code == 201, (move, response.status_code, response.content[:500])
+        return body(response)
+
+
+def seated_game(
+    prefix: str, map_name: str = "europe", players: int = 2, start: bool = True, **extra: Any
+) -> Table:
+    """A game whose every seat is a human with a scripted client; started unless `start=False`."""
+    clients = [register(f"{prefix}{seat}") for seat in range(players)]
+    game = create_game(clients[0], map_name, players, **extra)
+    for seat, client in enumerate(clients[1:], start=1):
+        response = client.post(url(game["id"], "join"), {"seat": seat}, format="json")
+        assert response.status_code == 200, response.content
+    if start:
+        response = clients[0].post(url(game["id"], "start"), {}, format="json")
+        assert response.status_code == 200, response.content
+    return Table(game["id"], clients, map_name)
+
+
+def deciding_seats(table: Table, seat: int = 0) -> list[int]:
+    return list(table.state(seat)["view"]["deciding_seats"])
+
+
+def choose(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random legal move, leaning towards claiming routes so that games end sooner."""
+    claims = [m for m in moves if m["type"] in ("claim_route", "pay_tunnel")]
+    if claims and rng.random() < 0.8:
+        return rng.choice(claims)
+    keeps = [m for m in moves if m["type"] == "keep_tickets"]
+    if keeps:  # keep few tickets: fewer big negative scores, same coverage
+        return rng.choice([m for m in keeps if len(m["tickets"]) == min(len(k["tickets"]) for k in keeps)])
+    non_station = [m for m in moves if m["type"] != "build_station"]
+    if non_station and rng.random() < 0.9:
+        return rng.choice(non_station)
+    return rng.choice(moves)
+
+
+@dataclass
+class PlayLog:
+    moves: int = 0
+    types: dict[str, int] = field(default_factory=dict)
+    event_types: set[str] = field(default_factory=set)
+
+
+def play_to_end(
+    table: Table,
+    rng: random.Random,
+    after_move: Callable[[int, dict[str, Any], dict[str, Any]], None] | None = None,
+    max_moves: int = 3000,
+) -> PlayLog:
+    """Every seat asks /legal-moves when it decides and posts a random choice, until the game ends.
+
+    `after_move(seat, move, response_body)` is called after each accepted move."""
+    played = PlayLog()
+    for _ in range(max_moves):
+        state = table.state()
+        if state["status"] == "finished":
+            return played
+        deciders = state["view"]["deciding_seats"]
+        assert deciders, state
+        seat = rng.choice(deciders)
+        legal = table.get(seat, "legal-moves")
+        assert legal["moves"], (seat, state)
+        move = choose(legal["moves"], rng)
+        response = table.post_move(seat, legal["seq"], move)
+        assert response.status_code == 201, (move, response.status_code, response.content[:500])
+        result = body(response)
+        assert result["seq"] == legal["seq"] + len(result["events"])
+        played.moves += 1
+        played.types[move["type"]] = played.types.get(move["type"], 0) + 1
+        played.event_types.update(e["type"] for e in result["events"])
+        if after_move is not None:
+            after_move(seat, move, result)
+    raise AssertionError(f"the game did not end in {max_moves} moves")
