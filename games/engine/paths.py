@@ -12,6 +12,8 @@ are small, and the exact answer is found cheaply like this:
   T-join leaves one piece, that piece is an Euler trail meeting the bound: done, no search.
 - Else a depth-first search from the odd cities (a longest trail starts at one) visits each (city, used
   routes) position once, pruned by the same parity bound applied to the unused routes around it.
+"""
+
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Mapping
