@@ -58,6 +58,7 @@ class Board:
     trains_per_player: int
     stations_per_player: int
     city_routes: dict[str, tuple[Route, ...]]  # every route touching a city
+    colour_routes: dict[str, tuple[Route, ...]]  # the routes of each colour ("gray" too), shortest first
 
     @property
     def has_stations(self) -> bool:
@@ -117,4 +118,8 @@ def load_board(name: str) -> Board:
         trains_per_player=raw["trains_per_player"],
         stations_per_player=raw["stations_per_player"],
         city_routes={c: tuple(rs) for c, rs in touching.items()},
+        colour_routes={
+            colour: tuple(sorted((r for r in routes if r.color == colour), key=lambda r: (r.length, r.index)))
+            for colour in {r.color for r in routes}
+        },
     )

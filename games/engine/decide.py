@@ -36,12 +36,16 @@ def decide(state: State, seat: int, move: mv.Move, rng: random.Random) -> tuple[
     return step(state, seat, move, rng)[1]
 
 
-def step(state: State, seat: int, move: mv.Move, rng: random.Random) -> tuple[State, tuple[ev.Event, ...]]:
-    """Like `decide`, and also the state those events lead to."""
+def step(
+    state: State, seat: int, move: mv.Move, rng: random.Random, *, in_place: bool = False
+) -> tuple[State, tuple[ev.Event, ...]]:
+    """Like `decide`, and also the state those events lead to. With `in_place` (for owners of `state`:
+    simulations, bot rollouts) that state is `state` itself, changed, rather than a copy; an illegal move
+    still raises before anything changes."""
     _check_phase(state, seat, move)
     check, play = _HANDLERS[type(move)]
     check(state, seat, move)
-    table = Table(state.copy(), rng)
+    table = Table(state if in_place else state.copy(), rng)
     play(table, seat, move)
     return table.state, tuple(table.events)
 

@@ -14,8 +14,8 @@ from itertools import combinations
 from . import moves as mv
 from .cards import LOCOMOTIVE
 from .moves import cards_of
-from .payment import Mixes, can_pay_route, route_mixes, station_mixes, tunnel_mixes
-from .rules import can_draw_second_card, route_closed_reason
+from .payment import Mixes, route_mixes, station_mixes, tunnel_mixes
+from .rules import can_draw_second_card, claimable_routes
 from .state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, TURN, State
 
 Group = tuple[int, Callable[[int], mv.Move]]
@@ -96,10 +96,14 @@ def _turn_groups(s: State, seat: int) -> list[Group]:
 
 def _claim_groups(s: State, seat: int) -> Iterator[Group]:
     hand = s.players[seat].hand
-    for route in s.board.route_list:
-        if can_pay_route(hand, route) and route_closed_reason(s, seat, route) is None:
+    same_cost: dict[tuple[str, int, int], tuple[int, Mixes]] = {}  # routes alike in cost pay alike
+    for route in claimable_routes(s, seat):
+        key = (route.color, route.length, route.ferry_locomotives)
+        known = same_cost.get(key)
+        if known is None:
             pay = route_mixes(hand, route)
-            yield len(pay), _claim_builder(route.id, pay)
+            known = same_cost[key] = (len(pay), pay)
+        yield known[0], _claim_builder(route.id, known[1])
 
 
 def _claim_builder(route_id: str, pay: Mixes) -> Callable[[int], mv.Move]:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from .board import Route
-from .cards import LOCOMOTIVE
+from .cards import COLOURS, GRAY, LOCOMOTIVE
 from .errors import IllegalMove
-from .payment import can_pay_route
 from .state import State
 
 SMALL_GAME = 3  # C-DBL-2: with 2 or 3 players only one route of a double pair is used
@@ -49,12 +48,31 @@ def can_draw_second_card(s: State) -> bool:
     return bool(s.draw_pile or s.discards) or any(c is not None and c != LOCOMOTIVE for c in s.market)
 
 
+def claimable_routes(s: State, seat: int) -> list[Route]:
+    """The routes `seat` may claim now and can pay for, in board order (the hot loop of `legal_moves`:
+    the same tests as `route_closed_reason` and `can_pay_route`, with what they look up hoisted)."""
+    player = s.players[seat]
+    hand = player.hand
+    locos = hand.get(LOCOMOTIVE, 0)
+    trains = player.trains
+    reach = {colour: min(hand.get(colour, 0) + locos, trains) for colour in COLOURS}
+    reach[GRAY] = max(reach.values())
+    owner = s.route_owner
+    small = s.player_count <= SMALL_GAME
+    found = []
+    for route in s.board.route_list:
+        if route.length > reach[route.color] or route.ferry_locomotives > locos or route.id in owner:
+            continue
+        if route.twin is not None:
+            twin_owner = owner.get(route.twin)
+            if twin_owner is not None and (twin_owner == seat or small):
+                continue
+        found.append(route)
+    return found
+
+
 def can_claim_any(s: State, seat: int) -> bool:
-    hand = s.players[seat].hand
-    return any(
-        route_closed_reason(s, seat, route) is None and can_pay_route(hand, route)
-        for route in s.board.route_list
-    )
+    return bool(claimable_routes(s, seat))
 
 
 def can_build_station(s: State, seat: int) -> bool:

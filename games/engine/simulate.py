@@ -44,7 +44,7 @@ def play_random_game(map_name: str, players: int, rng: random.Random) -> GameRec
         move = random_legal_move(state, seat, rng)
         if move is None:
             raise RuntimeError(f"seat {seat} must decide but has no legal move in phase {state.phase}")
-        state, new_events = step(state, seat, move, rng)
+        state, new_events = step(state, seat, move, rng, in_place=True)
         record.events.extend(new_events)
         record.decisions += 1
     record.state = state
