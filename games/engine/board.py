@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .cards import COLOURS, GRAY
+
 MAPS_DIR = Path(__file__).with_name("maps")
 MAP_NAMES = ("europe", "usa")
 
@@ -58,7 +60,14 @@ class Board:
     trains_per_player: int
     stations_per_player: int
     city_routes: dict[str, tuple[Route, ...]]  # every route touching a city
-    colour_routes: dict[str, tuple[Route, ...]]  # the routes of each colour ("gray" too), shortest first
+    # Bit masks over route indexes, for the hot loop of legal moves (bit i is route_list[i]):
+    colour_masks: dict[str, tuple[int, ...]]  # [colour][n]: routes of that colour ("gray" too) of length <= n
+    ferry_masks: tuple[int, ...]  # [k]: routes that need at most k locomotives
+    twin_masks: tuple[int, ...]  # [i]: the bit of route i's twin, 0 when it has none
+
+    @property
+    def longest_route(self) -> int:
+        return len(next(iter(self.colour_masks.values()))) - 1
 
     @property
     def has_stations(self) -> bool:
@@ -103,6 +112,7 @@ def load_board(name: str) -> Board:
         for i, r in enumerate(raw["routes"])
     )
     tickets = {t["id"]: Ticket(t["id"], t["a"], t["b"], t["points"], bool(t["long"])) for t in raw["tickets"]}
+    ids_index = {r.id: r.index for r in routes}
     touching: dict[str, list[Route]] = {c: [] for c in cities}
     for route in routes:
         touching[route.a].append(route)
@@ -118,8 +128,20 @@ def load_board(name: str) -> Board:
         trains_per_player=raw["trains_per_player"],
         stations_per_player=raw["stations_per_player"],
         city_routes={c: tuple(rs) for c, rs in touching.items()},
-        colour_routes={
-            colour: tuple(sorted((r for r in routes if r.color == colour), key=lambda r: (r.length, r.index)))
-            for colour in {r.color for r in routes}
-        },
+        colour_masks=_colour_masks(routes),
+        ferry_masks=tuple(
+            sum(1 << r.index for r in routes if r.ferry_locomotives <= k)
+            for k in range(max(r.ferry_locomotives for r in routes) + 1)
+        ),
+        twin_masks=tuple(1 << ids_index[r.twin] if r.twin else 0 for r in routes),
     )
+
+
+def _colour_masks(routes: tuple[Route, ...]) -> dict[str, tuple[int, ...]]:
+    longest = max(r.length for r in routes)
+    return {
+        colour: tuple(
+            sum(1 << r.index for r in routes if r.color == colour and r.length <= n) for n in range(longest + 1)
+        )
+        for colour in (*COLOURS, GRAY)
+    }

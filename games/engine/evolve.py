@@ -13,6 +13,7 @@ from . import events as ev
 from .board import load_board
 from .cards import add, remove
 from .moves import cards_of
+from .rules import SMALL_GAME
 from .state import (
     FINISHED,
     KEEP_TICKETS,
@@ -146,6 +147,9 @@ def _route_claimed(s: State, e: ev.RouteClaimed) -> None:
     player.trains -= route.length
     player.score += e.points
     s.route_owner[e.route] = e.seat
+    twin = s.board.twin_masks[route.index]
+    player.barred |= twin
+    s.closed |= 1 << route.index | (twin if s.player_count <= SMALL_GAME else 0)
     _discard_tunnel_reveal(s)
 
 

@@ -8,7 +8,6 @@ that `legal_moves` and uniform random play stay cheap even with hundreds of poss
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 
 from .board import Route
 from .cards import COLOURS, GRAY, LOCOMOTIVE, Cards, total
@@ -16,16 +15,22 @@ from .errors import IllegalMove
 from .moves import Payment
 
 
-@dataclass(frozen=True, slots=True)
 class Mixes:
-    """Payments of `size` cards: k cards of one colour (lo <= k <= hi) plus locomotives, or all locomotives."""
+    """Payments of `size` cards: k cards of one colour (lo <= k <= hi) plus locomotives, or all locomotives.
 
-    size: int
-    ranges: tuple[tuple[str, int, int], ...]
-    all_locomotives: bool
+    Built once per distinct cost on every legal-move query, so it is a plain slotted class that counts
+    itself on construction rather than a dataclass."""
+
+    __slots__ = ("_count", "all_locomotives", "ranges", "size")
+
+    def __init__(self, size: int, ranges: tuple[tuple[str, int, int], ...], all_locomotives: bool) -> None:
+        self.size = size
+        self.ranges = ranges
+        self.all_locomotives = all_locomotives
+        self._count = sum(hi - lo + 1 for _, lo, hi in ranges) + all_locomotives
 
     def __len__(self) -> int:
-        return sum(hi - lo + 1 for _, lo, hi in self.ranges) + self.all_locomotives
+        return self._count
 
     def __getitem__(self, index: int) -> Payment:
         for colour, lo, hi in self.ranges:
@@ -43,13 +48,16 @@ class Mixes:
 def mixes(hand: Mapping[str, int], size: int, colours: tuple[str, ...], min_locomotives: int = 0) -> Mixes:
     """Every affordable payment of `size` cards in one of `colours` (plus locomotives)."""
     locos = hand.get(LOCOMOTIVE, 0)
+    lo = max(1, size - locos)
+    top = size - min_locomotives
     ranges = []
     for colour in colours:
-        hi = min(hand.get(colour, 0), size - min_locomotives)
-        lo = max(1, size - locos)
+        hi = hand.get(colour, 0)
+        if hi > top:
+            hi = top
         if hi >= lo:
             ranges.append((colour, lo, hi))
-    return Mixes(size, tuple(ranges), locos >= size and size > 0)
+    return Mixes(size, tuple(ranges), locos >= size > 0)
 
 
 def route_colours(route: Route) -> tuple[str, ...]:

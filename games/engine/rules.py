@@ -49,25 +49,30 @@ def can_draw_second_card(s: State) -> bool:
 
 
 def claimable_routes(s: State, seat: int) -> list[Route]:
-    """The routes `seat` may claim now and can pay for, in board order (the hot loop of `legal_moves`:
-    the same tests as `route_closed_reason` and `can_pay_route`, with what they look up hoisted)."""
+    """The routes `seat` may claim now and can pay for, in board order: the tests of `route_closed_reason`
+    and `can_pay_route` for every route at once, on bit masks (the hot loop of `legal_moves`)."""
     player = s.players[seat]
     hand = player.hand
+    board = s.board
     locos = hand.get(LOCOMOTIVE, 0)
-    trains = player.trains
-    reach = {colour: min(hand.get(colour, 0) + locos, trains) for colour in COLOURS}
-    reach[GRAY] = max(reach.values())
-    owner = s.route_owner
-    small = s.player_count <= SMALL_GAME
+    cap = min(player.trains, board.longest_route)
+    masks = board.colour_masks
+    payable = 0
+    most = 0
+    for colour in COLOURS:
+        n = hand.get(colour, 0)
+        if n > most:
+            most = n
+        payable |= masks[colour][min(n + locos, cap)]
+    payable |= masks[GRAY][min(most + locos, cap)]
+    ferry = board.ferry_masks
+    payable &= ferry[min(locos, len(ferry) - 1)] & ~(s.closed | player.barred)
+    routes = board.route_list
     found = []
-    for route in s.board.route_list:
-        if route.length > reach[route.color] or route.ferry_locomotives > locos or route.id in owner:
-            continue
-        if route.twin is not None:
-            twin_owner = owner.get(route.twin)
-            if twin_owner is not None and (twin_owner == seat or small):
-                continue
-        found.append(route)
+    while payable:
+        low = payable & -payable
+        found.append(routes[low.bit_length() - 1])
+        payable ^= low
     return found
 
 

@@ -32,9 +32,12 @@ class PlayerState:
     tickets: list[str] = field(default_factory=list)
     stations: int = 0  # stations built
     score: int = 0  # route points so far (public)
+    barred: int = 0  # bit mask of routes this player may not claim: twins of its own routes (C-DBL-1)
 
     def copy(self) -> PlayerState:
-        return PlayerState(self.trains, dict(self.hand), list(self.tickets), self.stations, self.score)
+        return PlayerState(
+            self.trains, dict(self.hand), list(self.tickets), self.stations, self.score, self.barred
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,7 @@ class State:
     ticket_pile: list[str] = field(default_factory=list)
     long_pile: list[str] = field(default_factory=list)
     route_owner: dict[str, int] = field(default_factory=dict)
+    closed: int = 0  # bit mask of routes nobody may claim: claimed ones, and their twins in small games (C-DBL-2)
     station_owner: dict[str, int] = field(default_factory=dict)
     offered: dict[int, tuple[str, ...]] = field(default_factory=dict)  # tickets a seat must choose from
     tunnel: PendingTunnel | None = None
@@ -95,6 +99,7 @@ class State:
             ticket_pile=list(self.ticket_pile),
             long_pile=list(self.long_pile),
             route_owner=dict(self.route_owner),
+            closed=self.closed,
             station_owner=dict(self.station_owner),
             offered=dict(self.offered),
             tunnel=self.tunnel,
