@@ -30,7 +30,8 @@ class Table:
     def top_cards(self, n: int) -> list[str]:
         """The top `n` cards of the draw pile (fewer if it holds fewer), top first."""
         pile = self.state.draw_pile
-        return pile[: len(pile) - n - 1 : -1] if n else []
+        # Slice from the end: a stop of `len(pile) - n - 1` would turn negative (and wrap) when n >= len(pile).
+        return pile[-1 : -n - 1 : -1]
 
     def reshuffle(self, reason: str) -> None:
         """Shuffle the discard pile under the draw pile (C-DRW-5, E-TUN-1)."""

@@ -38,6 +38,13 @@ def test_c_drw_1_a_face_up_card_is_replaced_at_once_from_the_deck(map_name: str)
     assert after.phase == SECOND_CARD and after.current == 0  # the same player takes a second card
 
 
+def test_c_drw_1_the_replacement_is_shown_even_when_it_is_the_last_card_of_the_deck() -> None:
+    state = position(deck=["orange"])
+    after, events = play(state, 0, mv.DrawCard("market", 0))
+    assert of_type(events, ev.MarketRevealed)[0].cards == ("orange",)
+    assert after.market[0] == "orange" and after.draw_pile == []
+
+
 def test_c_drw_1_a_blind_draw_takes_the_top_of_the_deck() -> None:
     state = position()
     after, events = play(state, 0, mv.DrawCard("deck"))
@@ -138,6 +145,13 @@ def test_c_drw_4_the_wipe_repeats_while_three_locomotives_come_up() -> None:
     assert len(of_type(events, ev.MarketDiscarded)) == 2
     assert after.market == DECK[:5]
     assert after.market.count(LOCO) < 3
+
+
+def test_c_drw_4_the_new_market_is_revealed_in_the_log_even_from_the_last_5_cards() -> None:
+    state = position(market=[LOCO, LOCO, "red", "blue", "green"], deck=[LOCO, *DECK[:5]])
+    after, events = play(state, 0, mv.DrawCard("market", 2))
+    assert of_type(events, ev.MarketRevealed)[-1].cards == tuple(DECK[:5])
+    assert after.market == DECK[:5] and after.draw_pile == []
 
 
 def test_c_drw_4_the_wipe_stops_when_the_piles_cannot_give_a_better_market_and_says_so() -> None:

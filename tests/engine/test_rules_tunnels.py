@@ -1,0 +1,240 @@
+"""Tunnels (E-TUN-1..5), with the three examples of the Europe rule book.
+
+Gray tunnels of length 2 (bucuresti--sofia) stand in for the rule book's "2 red" example; venezia--zurich is
+a green tunnel of length 2.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from games.engine import legal_moves
+from games.engine import events as ev
+from games.engine import moves as mv
+from games.engine.board import load_board
+from games.engine.state import TUNNEL_PAYMENT, TURN, State
+from tests.engine.builders import LOCO, arrange, card_count, claim, of_type, pay, play, refused, started, types
+
+GRAY_TUNNEL = "bucuresti--sofia"
+GREEN_TUNNEL = "venezia--zurich"
+FILLER = ["purple"] * 6  # under the revealed cards, so that the market refill never reshuffles
+
+
+def position(hand: dict[str, int], deck: list[str], discards: dict[str, int] | None = None) -> State:
+    return arrange(started("europe", 2), hands={0: hand, 1: {}}, deck=deck, discards=discards or {},
+                   market=["black"] * 5)
+
+
+def reveal(state: State, move: mv.ClaimRoute) -> tuple[State, ev.TunnelRevealed]:
+    after, events = play(state, 0, move)
+    return after, of_type(events, ev.TunnelRevealed)[0]
+
+
+def test_e_tun_1_the_tunnels_of_the_board() -> None:
+    board = load_board("europe")
+    assert board.routes[GRAY_TUNNEL].tunnel and board.routes[GRAY_TUNNEL].color == "gray"
+    assert board.routes[GREEN_TUNNEL].tunnel and board.routes[GREEN_TUNNEL].color == "green"
+    assert board.routes[GRAY_TUNNEL].length == board.routes[GREEN_TUNNEL].length == 2
+
+
+# E-TUN-1: play the cards of a normal route, then reveal the top 3 cards of the deck.
+
+
+def test_e_tun_1_the_cards_of_a_normal_route_are_played_first() -> None:
+    state = position({"red": 3, "blue": 1}, ["red", "white", "blue", *FILLER])
+    assert refused(state, 0, claim(GRAY_TUNNEL, red=1)).rule == "C-CLM-1"
+    assert refused(state, 0, claim(GRAY_TUNNEL, red=1, blue=1)).rule == "C-CLM-1"
+    assert refused(state, 0, claim(GREEN_TUNNEL, red=2)).rule == "C-CLM-1"
+
+
+def test_e_tun_1_then_the_top_3_cards_of_the_deck_are_revealed() -> None:
+    state = position({"red": 3}, ["red", "white", "blue", *FILLER])
+    after, revealed = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert revealed.revealed == ("red", "white", "blue")
+    assert revealed.cards == pay(red=2) and revealed.route == GRAY_TUNNEL
+    assert after.phase == TUNNEL_PAYMENT and after.deciders() == (0,)
+    assert after.draw_pile == list(reversed(FILLER))
+    assert after.players[0].hand == {"red": 3}  # nothing is paid yet
+    assert GRAY_TUNNEL not in after.route_owner
+    assert card_count(after) == card_count(state)
+
+
+def test_e_tun_1_the_discards_are_shuffled_in_first_when_the_deck_has_fewer_than_3() -> None:
+    state = position({"red": 2}, ["white"], discards={"blue": 2, "yellow": 1})
+    after, events = play(state, 0, claim(GRAY_TUNNEL, red=2))
+    assert types(events)[:2] == ["deck_shuffled", "tunnel_revealed"]
+    shuffled = of_type(events, ev.DeckShuffled)[0]
+    assert shuffled.reason == "tunnel" and Counter(shuffled.cards) == {"blue": 2, "yellow": 1}
+    revealed = of_type(events, ev.TunnelRevealed)[0].revealed
+    assert shuffled.cards is not None
+    assert revealed == ("white", *shuffled.cards[:2])  # the old deck stays on top of the new cards
+
+
+def test_e_tun_1_a_deck_of_exactly_3_cards_is_revealed_whole() -> None:
+    state = position({"red": 3}, ["red", "white", "blue"])
+    after, revealed = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert revealed.revealed == ("red", "white", "blue") and revealed.extra == 1
+    assert after.phase == TUNNEL_PAYMENT and after.draw_pile == []
+
+
+def test_e_tun_1_a_reshuffle_that_makes_exactly_3_cards_reveals_all_3() -> None:
+    state = position({"red": 3}, ["red"], discards={"red": 2})
+    after, revealed = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert revealed.revealed == ("red", "red", "red") and revealed.extra == 3
+
+
+# E-TUN-2: one more card per revealed card of the colour played, and per revealed locomotive.
+
+
+def test_e_tun_2_rule_book_example_1_two_red_played_one_red_revealed_one_more_red() -> None:
+    state = position({"red": 3, "white": 2}, ["red", "white", "blue", *FILLER])
+    after, revealed = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert revealed.extra == 1
+    assert set(legal_moves(after, 0)) == {mv.PayTunnel(pay(red=1)), mv.DeclineTunnel()}
+    paid, events = play(after, 0, mv.PayTunnel(pay(red=1)))
+    claimed = of_type(events, ev.RouteClaimed)[0]
+    assert claimed.cards == pay(red=3) and claimed.points == 2
+    assert paid.route_owner[GRAY_TUNNEL] == 0 and paid.players[0].hand == {"white": 2}
+    assert paid.players[0].trains == 45 - 2
+
+
+def test_e_tun_2_rule_book_example_2_two_green_played_one_locomotive_revealed_one_more_green() -> None:
+    state = position({"green": 3, LOCO: 1}, [LOCO, "white", "blue", *FILLER])
+    after, revealed = reveal(state, claim(GREEN_TUNNEL, green=2))
+    assert revealed.extra == 1
+    assert set(legal_moves(after, 0)) == {mv.PayTunnel(pay(green=1)), mv.PayTunnel(pay(locomotive=1)),
+                                          mv.DeclineTunnel()}
+    paid, _ = play(after, 0, mv.PayTunnel(pay(green=1)))
+    assert paid.route_owner[GREEN_TUNNEL] == 0 and paid.players[0].hand == {LOCO: 1}
+
+
+def test_e_tun_2_rule_book_example_3_two_locomotives_played_one_locomotive_revealed_one_more_locomotive() -> None:
+    state = position({LOCO: 3, "red": 2}, [LOCO, "red", "green", *FILLER])
+    after, revealed = reveal(state, claim(GRAY_TUNNEL, locomotive=2))
+    assert revealed.extra == 1  # the revealed red and green do not count
+    assert set(legal_moves(after, 0)) == {mv.PayTunnel(pay(locomotive=1)), mv.DeclineTunnel()}
+    assert refused(after, 0, mv.PayTunnel(pay(red=1))).rule == "E-TUN-2"
+    paid, _ = play(after, 0, mv.PayTunnel(pay(locomotive=1)))
+    assert paid.route_owner[GRAY_TUNNEL] == 0 and paid.players[0].hand == {"red": 2}
+
+
+@pytest.mark.parametrize(
+    ("played", "top3", "extra"),
+    [
+        ({"red": 2}, ["white", "blue", "green"], 0),
+        ({"red": 2}, ["red", "red", LOCO], 3),
+        ({"red": 1, LOCO: 1}, ["red", LOCO, "blue"], 2),
+        ({LOCO: 2}, ["red", "red", "red"], 0),
+        ({LOCO: 2}, [LOCO, LOCO, "red"], 2),
+    ],
+)
+def test_e_tun_2_the_number_of_extra_cards(played: dict[str, int], top3: list[str], extra: int) -> None:
+    state = position({"red": 5, LOCO: 5}, [*top3, *FILLER])
+    after, events = play(state, 0, mv.ClaimRoute(GRAY_TUNNEL, mv.payment(played)))
+    assert of_type(events, ev.TunnelRevealed)[0].extra == extra
+    assert (after.phase == TUNNEL_PAYMENT) == (extra > 0)
+
+
+def test_e_tun_2_the_extra_cards_are_the_colour_played_or_locomotives_and_exactly_as_many() -> None:
+    state = position({"red": 4, "blue": 2, LOCO: 2}, ["red", LOCO, "white", *FILLER])
+    after, _ = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert refused(after, 0, mv.PayTunnel(pay(blue=2))).rule == "E-TUN-2"
+    assert refused(after, 0, mv.PayTunnel(pay(red=1))).rule == "E-TUN-2"
+    assert refused(after, 0, mv.PayTunnel(pay(red=3))).rule == "E-TUN-2"
+    assert refused(after, 0, mv.PayTunnel(pay(red=1, blue=1))).rule == "E-TUN-2"
+    for extra in (pay(red=2), pay(red=1, locomotive=1), pay(locomotive=2)):
+        paid, events = play(after, 0, mv.PayTunnel(extra))
+        whole = Counter(dict(extra)) + Counter(red=2)
+        assert of_type(events, ev.RouteClaimed)[0].cards == pay(**whole)
+
+
+def test_e_tun_2_the_extra_cards_must_be_in_the_hand_beside_the_played_ones() -> None:
+    state = position({"red": 2, "white": 1}, ["red", "white", "blue", *FILLER])
+    after, _ = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert refused(after, 0, mv.PayTunnel(pay(red=1))).rule == "E-TUN-2"
+    assert legal_moves(after, 0) == [mv.DeclineTunnel()]
+
+
+# E-TUN-3: refusing (or being unable) to pay.
+
+
+def test_e_tun_3_declining_returns_the_cards_claims_nothing_and_ends_the_turn() -> None:
+    hand = {"red": 3}
+    state = position(hand, ["red", "red", "blue", *FILLER])
+    after, revealed = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert revealed.extra == 2  # one red card short: the player cannot pay
+    assert legal_moves(after, 0) == [mv.DeclineTunnel()]
+    declined, events = play(after, 0, mv.DeclineTunnel())
+    assert types(events)[:2] == ["tunnel_declined", "turn_ended"]
+    assert declined.players[0].hand == hand
+    assert GRAY_TUNNEL not in declined.route_owner and declined.players[0].trains == 45
+    assert declined.current == 1 and declined.phase == TURN and declined.tunnel is None
+    reopened = arrange(declined, current=0, hands={0: {"red": 2}}, deck=FILLER)
+    assert any(isinstance(m, mv.ClaimRoute) and m.route == GRAY_TUNNEL for m in legal_moves(reopened, 0))
+
+
+def test_e_tun_3_a_player_may_refuse_even_when_able_to_pay() -> None:
+    state = position({"red": 5}, ["red", "white", "blue", *FILLER])
+    after, _ = reveal(state, claim(GRAY_TUNNEL, red=2))
+    declined, _ = play(after, 0, mv.DeclineTunnel())
+    assert declined.players[0].hand == {"red": 5} and GRAY_TUNNEL not in declined.route_owner
+
+
+def test_e_tun_3_nothing_else_happens_until_the_tunnel_is_paid_or_declined() -> None:
+    state = position({"red": 5}, ["red", "white", "blue", *FILLER])
+    after, _ = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert refused(after, 0, mv.DrawCard("deck")).rule == "E-TUN-3"
+    assert refused(after, 0, claim("kyiv--wilno", red=2)).rule == "E-TUN-3"
+    assert refused(after, 1, mv.DeclineTunnel()).rule == "C-TRN-1"
+
+
+# E-TUN-4: the revealed cards are discarded at the end of the turn, whatever the outcome.
+
+
+@pytest.mark.parametrize("outcome", ["paid", "declined", "nothing_to_add"])
+def test_e_tun_4_the_revealed_cards_go_to_the_discards_whatever_the_outcome(outcome: str) -> None:
+    top3 = ["white", "blue", "green"] if outcome == "nothing_to_add" else ["red", "white", "blue"]
+    state = position({"red": 3}, [*top3, *FILLER], discards={"yellow": 1})
+    after, events = play(state, 0, claim(GRAY_TUNNEL, red=2))
+    if outcome == "paid":
+        after, events = play(after, 0, mv.PayTunnel(pay(red=1)))
+    elif outcome == "declined":
+        after, events = play(after, 0, mv.DeclineTunnel())
+    assert of_type(events, ev.TurnEnded)
+    paid = {"paid": {"red": 3}, "declined": {}, "nothing_to_add": {"red": 2}}[outcome]
+    assert Counter(after.discards) == Counter(top3) + Counter(paid) + Counter(yellow=1)
+    assert after.tunnel is None
+    assert card_count(after) == card_count(state)
+
+
+def test_e_tun_4_the_revealed_cards_are_out_of_the_deck_while_the_player_decides() -> None:
+    state = position({"red": 3}, ["red", "white", "blue", *FILLER])
+    after, _ = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert after.tunnel is not None and after.tunnel.revealed == ("red", "white", "blue")
+    assert after.discards == {} and len(after.draw_pile) == len(FILLER)
+
+
+# E-TUN-5: fewer than 3 cards to reveal.
+
+
+@pytest.mark.parametrize(
+    ("deck", "discards", "count"),
+    [(["white", "red"], {}, 2), (["red"], {}, 1), ([], {"red": 1}, 1), (["white"], {"red": 1}, 2)],
+)
+def test_e_tun_5_only_the_cards_left_are_revealed(deck: list[str], discards: dict[str, int], count: int) -> None:
+    state = position({"red": 4}, deck, discards=discards)
+    after, revealed = reveal(state, claim(GRAY_TUNNEL, red=2))
+    assert len(revealed.revealed) == count
+    assert Counter(revealed.revealed) == Counter(deck) + Counter(discards)
+    assert revealed.extra == revealed.revealed.count("red")
+    assert after.phase == TUNNEL_PAYMENT
+
+
+def test_e_tun_5_with_no_card_to_reveal_the_tunnel_is_claimed_like_a_normal_route() -> None:
+    state = position({"red": 2}, [], discards={})
+    after, events = play(state, 0, claim(GRAY_TUNNEL, red=2))
+    assert not of_type(events, ev.TunnelRevealed)
+    assert types(events)[0] == "route_claimed"
+    assert after.route_owner[GRAY_TUNNEL] == 0 and after.current == 1
