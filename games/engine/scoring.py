@@ -112,28 +112,35 @@ def score_tickets(
     """The seat's ticket results with the best choice of route for each of its stations (E-STA-3)."""
     piece = components((board.routes[r].a, board.routes[r].b) for r in own_routes)
     wanted = [board.tickets[t] for t in tickets]
-
-    def results(borrowed: Sequence[str | None]) -> tuple[TicketResult, ...]:
-        extra = [(board.routes[r].a, board.routes[r].b) for r in borrowed if r is not None]
-        lifted = components((piece.get(a, a), piece.get(b, b)) for a, b in extra)
-        out = []
-        for t in wanted:
-            done = joined(lifted, piece.get(t.a, t.a), piece.get(t.b, t.b))
-            out.append(TicketResult(t.id, t.points if done else -t.points, done))
-        return tuple(out)
-
+    ends = [(piece.get(t.a, t.a), piece.get(t.b, t.b)) for t in wanted]
     options = [_station_options(board, seat, city, route_owner, piece) for city in station_cities]
-    best_choice: tuple[str | None, ...] = tuple(None for _ in station_cities)
-    best = results(best_choice)
-    best_points = sum(r.points for r in best)
-    if any(len(o) > 1 for o in options) and any(not r.completed for r in best):
-        for choice in product(*options):
-            got = results(choice)
-            points = sum(r.points for r in got)
+    choice: tuple[str | None, ...] = tuple(None for _ in station_cities)
+    done = [a == b for a, b in ends]
+    open_ends = [pair for pair, ok in zip(ends, done, strict=True) if not ok]
+    if open_ends and any(len(o) > 1 for o in options):
+        # Only the tickets the seat's own routes leave open can change; score each choice on those.
+        best_points = 0
+        for candidate in product(*options):
+            lifted = components(
+                (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
+                for r in candidate if r is not None
+            )
+            points = sum(
+                t.points for t, (a, b) in zip(wanted, ends, strict=True) if a != b and joined(lifted, a, b)
+            )
             if points > best_points:
-                best, best_points, best_choice = got, points, choice
-    uses = tuple(StationUse(city, route) for city, route in zip(station_cities, best_choice, strict=True))
-    return best, uses
+                best_points, choice = points, candidate
+        if best_points:
+            lifted = components(
+                (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
+                for r in choice if r is not None
+            )
+            done = [joined(lifted, a, b) for a, b in ends]
+    results = tuple(
+        TicketResult(t.id, t.points if ok else -t.points, ok) for t, ok in zip(wanted, done, strict=True)
+    )
+    uses = tuple(StationUse(city, route) for city, route in zip(station_cities, choice, strict=True))
+    return results, uses
 
 
 def _station_options(
