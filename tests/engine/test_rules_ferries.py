@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import legal_moves
 from games.engine import events as ev
+from games.engine import legal_moves
 from games.engine import moves as mv
 from games.engine.board import load_board
 from games.engine.cards import COLOURS

@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from games.engine import legal_moves
 from games.engine import events as ev
+from games.engine import legal_moves
 from games.engine import moves as mv
 from games.engine.board import load_board
 from games.engine.state import TUNNEL_PAYMENT, TURN, State
@@ -65,6 +65,7 @@ def test_e_tun_1_the_discards_are_shuffled_in_first_when_the_deck_has_fewer_than
     state = position({"red": 2}, ["white"], discards={"blue": 2, "yellow": 1})
     after, events = play(state, 0, claim(GRAY_TUNNEL, red=2))
     assert types(events)[:2] == ["deck_shuffled", "tunnel_revealed"]
+    assert after.route_owner[GRAY_TUNNEL] == 0  # no red and no locomotive revealed: nothing to add
     shuffled = of_type(events, ev.DeckShuffled)[0]
     assert shuffled.reason == "tunnel" and Counter(shuffled.cards) == {"blue": 2, "yellow": 1}
     revealed = of_type(events, ev.TunnelRevealed)[0].revealed
@@ -83,6 +84,7 @@ def test_e_tun_1_a_reshuffle_that_makes_exactly_3_cards_reveals_all_3() -> None:
     state = position({"red": 3}, ["red"], discards={"red": 2})
     after, revealed = reveal(state, claim(GRAY_TUNNEL, red=2))
     assert revealed.revealed == ("red", "red", "red") and revealed.extra == 3
+    assert legal_moves(after, 0) == [mv.DeclineTunnel()]  # 3 more red cards: one short
 
 
 # E-TUN-2: one more card per revealed card of the colour played, and per revealed locomotive.
@@ -148,6 +150,7 @@ def test_e_tun_2_the_extra_cards_are_the_colour_played_or_locomotives_and_exactl
         paid, events = play(after, 0, mv.PayTunnel(extra))
         whole = Counter(dict(extra)) + Counter(red=2)
         assert of_type(events, ev.RouteClaimed)[0].cards == pay(**whole)
+        assert Counter(paid.players[0].hand) == Counter({"red": 4, "blue": 2, LOCO: 2}) - whole
 
 
 def test_e_tun_2_the_extra_cards_must_be_in_the_hand_beside_the_played_ones() -> None:
