@@ -8,7 +8,7 @@ among all legal moves at the cost of a count, which keeps random play and bot ro
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import combinations
 
 from . import moves as mv
@@ -94,16 +94,17 @@ def _turn_groups(s: State, seat: int) -> list[Group]:
     return groups
 
 
-def _claim_groups(s: State, seat: int) -> Iterator[Group]:
+def _claim_groups(s: State, seat: int) -> list[Group]:
     hand = s.players[seat].hand
-    same_cost: dict[tuple[str, int, int], tuple[int, Mixes]] = {}  # routes alike in cost pay alike
+    same_cost: dict[tuple[str, int, int], Mixes] = {}  # routes alike in cost pay alike
+    groups: list[Group] = []
     for route in claimable_routes(s, seat):
         key = (route.color, route.length, route.ferry_locomotives)
-        known = same_cost.get(key)
-        if known is None:
-            pay = route_mixes(hand, route)
-            known = same_cost[key] = (len(pay), pay)
-        yield known[0], _claim_builder(route.id, known[1])
+        pay = same_cost.get(key)
+        if pay is None:
+            pay = same_cost[key] = route_mixes(hand, route)
+        groups.append((len(pay), _claim_builder(route.id, pay)))
+    return groups
 
 
 def _claim_builder(route_id: str, pay: Mixes) -> Callable[[int], mv.Move]:
@@ -115,11 +116,17 @@ def _station_groups(s: State, seat: int) -> list[Group]:
     if player.stations >= s.board.stations_per_player:
         return []
     pay = station_mixes(player.hand, player.stations + 1)
-    free = [city for city in s.board.cities if city not in s.station_owner]
-    if not len(pay) or not free:
-        return []
     per_city = len(pay)
-    return [(per_city * len(free), lambda i: mv.BuildStation(free[i // per_city], pay[i % per_city]))]
+    cities = s.board.cities
+    free_count = len(cities) - len(s.station_owner)
+    if not per_city or not free_count:
+        return []
+
+    def build(i: int) -> mv.Move:
+        free = [city for city in cities if city not in s.station_owner]
+        return mv.BuildStation(free[i // per_city], pay[i % per_city])
+
+    return [(per_city * free_count, build)]
 
 
 __all__ = ["can_draw_second_card", "legal_move_count", "legal_moves", "random_legal_move"]
