@@ -69,6 +69,10 @@ class Board:
     def longest_route(self) -> int:
         return len(next(iter(self.colour_masks.values()))) - 1
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # A pickled state (a snapshot) names its board instead of carrying a copy of it.
+        return (load_board, (self.name,))
+
     @property
     def has_stations(self) -> bool:
         return self.stations_per_player > 0
