@@ -18,6 +18,7 @@ from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.board import load_board
 from games.engine.cards import CARD_KINDS, total
+from games.engine.evolve import evolve_in_place
 from games.engine.scoring import FinalScore, SeatScore, final_score
 from games.engine.setup import begin
 from games.engine.state import State
@@ -55,8 +56,18 @@ def arrange(
     routes: Mapping[str, int] | None = None,
     stations: Mapping[str, int] | None = None,
 ) -> State:
-    """A copy of `state` with the given parts replaced (piles top card first; `routes`/`stations`: id -> seat)."""
+    """A copy of `state` with the given parts replaced (piles top card first).
+
+    `routes` (route id -> seat) and `stations` (city -> seat) are taken through `evolve`, as if claimed and
+    built earlier for no cards, so that whatever the state derives from them stays consistent; they cost the
+    usual trains, and give the usual points, before any `trains` given here.
+    """
     s = state.copy()
+    for route, seat in (routes or {}).items():
+        length = s.board.routes[route].length
+        evolve_in_place(s, ev.RouteClaimed(seat, route, (), s.board.route_points[length]))
+    for city, seat in (stations or {}).items():
+        evolve_in_place(s, ev.StationBuilt(seat, city, ()))
     if current is not None:
         s.current = current
     for seat, hand in (hands or {}).items():
@@ -74,11 +85,6 @@ def arrange(
         s.ticket_pile = list(reversed(ticket_pile))
     for seat, n in (trains or {}).items():
         s.players[seat].trains = n
-    for route, seat in (routes or {}).items():
-        s.route_owner[route] = seat
-    for city, seat in (stations or {}).items():
-        s.station_owner[city] = seat
-        s.players[seat].stations += 1
     return s
 
 
