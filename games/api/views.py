@@ -13,11 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import log, selectors, services
 from games.api import serializers as s
 from games.api.errors import error
-from games.codec import event_to_dict, move_from_dict
-from games.engine import redact
+from games.codec import move_from_dict
 from games.models import Game
 from games.verify import verify_game
 
@@ -137,18 +136,10 @@ class MovesView(APIView):
         data = _valid(s.MoveRequestSerializer, request.data)
         move = move_from_dict(data["move"])
         played = services.game_play(game.pk, request.user, data["expected_seq"], move)
-        events = [
-            {"seq": played.seq - len(played.events) + i + 1, "type": e.type, "seat": getattr(e, "seat", None),
-             "data": _data(redact(e, played.seat, finished=played.finished))}
-            for i, e in enumerate(played.events)
-        ]
+        # The appended rows, projected like /events (API.md's event shape: seq, type, at, seat, data).
+        rows = log.rows_between(game.pk, played.seq - len(played.events), played.seq)
+        events = [log.project(row, played.seat, played.finished) for row in rows]
         return Response({"seq": played.seq, "events": events}, status=status.HTTP_201_CREATED)
-
-
-def _data(event: Any) -> dict[str, Any]:
-    body = event_to_dict(event)
-    body.pop("type")
-    return body
 
 
 class EventsView(APIView):
