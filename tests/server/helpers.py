@@ -152,3 +152,108 @@ def play_to_end(
         if after_move is not None:
             after_move(seat, move, result)
     raise AssertionError(f"the game did not end in {max_moves} moves")
+
+
+def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000) -> int:
+    """Play a started game to its end through the service layer (fast; the API is tested elsewhere).
+
+    Random legal moves, leaning towards claims so that the game is short. Returns the number of moves."""
+    from games import services, states
+    from games.engine import legal_moves
+    from games.models import Game
+
+    for played in range(max_moves):
+        game = Game.objects.get(pk=game_id)
+        if game.status == Game.Status.FINISHED:
+            return played
+        state = states.state_at(game.pk, game.seq)
+        seat = rng.choice(state.deciders())
+        moves = legal_moves(state, seat)
+        claims = [m for m in moves if m.type in ("claim_route", "pay_tunnel")]
+        move = rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(moves)
+        services.play_seat(game.pk, seat, game.seq, move, by_bot=False)
+    raise AssertionError(f"the game did not end in {max_moves} moves")
+
+
+SCORE_KEYS = {
+    "seat", "username", "bot", "total", "route_points", "tickets", "stations_unbuilt", "station_routes",
+    "longest_path", "longest_bonus", "place",
+}
+
+
+def check_score(client: APIClient, game_id: str) -> dict[str, Any]:
+    """GET /score has the API.md shape and adds up; returns it."""
+    response = client.get(url(game_id, "score"))
+    assert response.status_code == 200, response.content[:300]
+    score = body(response)
+    summary = body(client.get(url(game_id)))
+    assert summary["status"] == "finished"
+    players = summary["players"]
+    assert [s["seat"] for s in score["scores"]] == list(range(players))
+    for entry, seat in zip(score["scores"], summary["seats"], strict=True):
+        assert set(entry) >= SCORE_KEYS, entry
+        assert entry["username"] == seat["username"] and entry["bot"] == seat["bot"]
+        for ticket in entry["tickets"]:
+            assert set(ticket) >= {"ticket", "points", "completed"}
+            assert isinstance(ticket["completed"], bool)
+            assert (ticket["points"] > 0) == ticket["completed"]
+        for station in entry["station_routes"]:
+            assert set(station) >= {"city", "route"}
+        assert isinstance(entry["longest_path"], int) and entry["longest_bonus"] in (0, 10)
+        if summary["map"] == "usa":
+            assert entry["stations_unbuilt"] == 0 and entry["station_routes"] == []
+        assert entry["total"] == (
+            entry["route_points"] + sum(t["points"] for t in entry["tickets"]) + 4 * entry["stations_unbuilt"]
+            + entry["longest_bonus"]
+        ), entry
+        assert entry["place"] >= 1
+    best = max(e["total"] for e in score["scores"])
+    assert score["winner_seats"], score
+    assert set(score["winner_seats"]) <= {e["seat"] for e in score["scores"] if e["total"] == best}
+    assert {e["seat"] for e in score["scores"] if e["place"] == 1} == set(score["winner_seats"])
+    longest = max(e["longest_path"] for e in score["scores"])
+    assert {e["seat"] for e in score["scores"] if e["longest_bonus"]} == {
+        e["seat"] for e in score["scores"] if e["longest_path"] == longest
+    }
+    return score
+
+
+def audit_lines(client: APIClient, game_id: str) -> list[dict[str, Any]]:
+    """The audit log, its hash chain and commitments checked line by line."""
+    from datetime import datetime
+
+    from games.codec import event_from_dict, event_to_dict
+    from games.engine import redact
+    from games.log import commitment_of, hidden_fields, row_hash
+    from games.models import GENESIS_HASH
+
+    response = client.get(url(game_id, "audit"))
+    assert response.status_code == 200, response.content[:300]
+    assert response["Content-Type"].startswith("application/jsonl")
+    text = response.content.decode()
+    assert text.endswith("\n")
+    lines = [json.loads(line) for line in text.splitlines()]
+    prev = GENESIS_HASH
+    for seq, line in enumerate(lines, start=1):
+        assert {"seq", "type", "at", "seat", "data", "hash", "prev_hash"} <= set(line)
+        assert line["seq"] == seq and line["prev_hash"] == prev
+        digest = row_hash(
+            line["prev_hash"], line["seq"], line["type"], line["seat"], line["data"], line["commitment"],
+            line["salt"], datetime.fromisoformat(line["at"]),
+        )
+        assert digest == line["hash"], f"seq {seq}: the hash does not cover the line"
+        if line["commitment"]:
+            public = event_to_dict(redact(event_from_dict(line["data"]), None))
+            assert commitment_of(line["salt"], hidden_fields(line["data"], public)) == line["commitment"]
+        prev = line["hash"]
+    return lines
+
+
+def check_verified(client: APIClient, game_id: str, events: int) -> dict[str, Any]:
+    response = client.get(url(game_id, "verify"))
+    assert response.status_code == 200
+    report = body(response)
+    assert report["ok"] is True, report
+    assert report["problems"] == [] and report["events"] == events
+    assert len(report["head_hash"]) == 64
+    return report
