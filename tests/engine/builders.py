@@ -119,7 +119,7 @@ def of_type(events: Iterable[object], cls: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, cls)]
 
 
-def types(events: Iterable[ev.Event]) -> list[str]:
+def event_types(events: Iterable[ev.Event]) -> list[str]:
     return [e.type for e in events]
 
 

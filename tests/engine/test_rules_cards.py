@@ -10,7 +10,7 @@ from games.engine import events as ev
 from games.engine import legal_moves
 from games.engine import moves as mv
 from games.engine.state import SECOND_CARD, TURN, State
-from tests.engine.builders import LOCO, arrange, card_count, hand_size, of_type, opening, play, refused, started, types
+from tests.engine.builders import LOCO, arrange, card_count, event_types, hand_size, of_type, opening, play, refused, started
 
 MARKET = ["red", "blue", "green", "white", "black"]
 DECK = ["yellow", "orange", "purple", "red", "blue", "green", "white", "black"]
@@ -29,7 +29,7 @@ def position(map_name: str = "europe", **parts: object) -> State:
 def test_c_drw_1_a_face_up_card_is_replaced_at_once_from_the_deck(map_name: str) -> None:
     state = position(map_name)
     after, events = play(state, 0, mv.DrawCard("market", 2))
-    assert types(events) == ["card_drawn", "market_revealed"]
+    assert event_types(events) == ["card_drawn", "market_revealed"]
     drawn, revealed = events
     assert isinstance(drawn, ev.CardDrawn) and drawn.card == "green" and drawn.index == 2
     assert isinstance(revealed, ev.MarketRevealed) and revealed.slots == (2,) and revealed.cards == ("yellow",)
@@ -128,7 +128,7 @@ def test_c_drw_3_a_locomotive_drawn_blind_counts_as_one_card(map_name: str) -> N
 def test_c_drw_4_three_face_up_locomotives_send_the_market_to_the_discards() -> None:
     state = position(market=[LOCO, LOCO, "red", "blue", "green"], deck=[LOCO, *DECK])
     after, events = play(state, 0, mv.DrawCard("market", 2))
-    assert types(events) == ["card_drawn", "market_revealed", "market_discarded", "market_revealed"]
+    assert event_types(events) == ["card_drawn", "market_revealed", "market_discarded", "market_revealed"]
     wiped = of_type(events, ev.MarketDiscarded)[0]
     assert Counter(wiped.cards) == {LOCO: 3, "blue": 1, "green": 1}
     assert after.discards == {LOCO: 3, "blue": 1, "green": 1}
@@ -195,7 +195,7 @@ def test_c_drw_5_an_empty_deck_is_refilled_by_shuffling_the_discards() -> None:
 def test_c_drw_5_refilling_the_market_reshuffles_the_discards_too() -> None:
     state = position(deck=[], discards={"purple": 3})
     after, events = play(state, 0, mv.DrawCard("market", 0))
-    assert types(events)[:3] == ["card_drawn", "deck_shuffled", "market_revealed"]
+    assert event_types(events)[:3] == ["card_drawn", "deck_shuffled", "market_revealed"]
     assert after.market[0] == "purple"
 
 

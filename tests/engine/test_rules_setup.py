@@ -168,6 +168,7 @@ def test_e_set_2_players_choose_at_the_same_time_in_any_order() -> None:
     assert state.phase == SETUP_TICKETS and state.deciders() == (0, 1, 2)
     state, _ = play(state, 2, mv.KeepTickets(state.offered[2][:2]))  # the last seat may choose first
     assert state.deciders() == (0, 1)
+    assert refused(state, 2, mv.KeepTickets(())).rule == "C-TRN-1"  # a seat chooses once
     state, _ = play(state, 0, mv.KeepTickets(state.offered[0]))
     assert state.phase == SETUP_TICKETS  # no turn before everyone has chosen
     state, _ = play(state, 1, mv.KeepTickets(state.offered[1][1:]))

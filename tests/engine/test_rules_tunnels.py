@@ -15,7 +15,7 @@ from games.engine import legal_moves
 from games.engine import moves as mv
 from games.engine.board import load_board
 from games.engine.state import TUNNEL_PAYMENT, TURN, State
-from tests.engine.builders import LOCO, arrange, card_count, claim, of_type, pay, play, refused, started, types
+from tests.engine.builders import LOCO, arrange, card_count, claim, event_types, of_type, pay, play, refused, started
 
 GRAY_TUNNEL = "bucuresti--sofia"
 GREEN_TUNNEL = "venezia--zurich"
@@ -64,7 +64,7 @@ def test_e_tun_1_then_the_top_3_cards_of_the_deck_are_revealed() -> None:
 def test_e_tun_1_the_discards_are_shuffled_in_first_when_the_deck_has_fewer_than_3() -> None:
     state = position({"red": 2}, ["white"], discards={"blue": 2, "yellow": 1})
     after, events = play(state, 0, claim(GRAY_TUNNEL, red=2))
-    assert types(events)[:2] == ["deck_shuffled", "tunnel_revealed"]
+    assert event_types(events)[:2] == ["deck_shuffled", "tunnel_revealed"]
     assert after.route_owner[GRAY_TUNNEL] == 0  # no red and no locomotive revealed: nothing to add
     shuffled = of_type(events, ev.DeckShuffled)[0]
     assert shuffled.reason == "tunnel" and Counter(shuffled.cards) == {"blue": 2, "yellow": 1}
@@ -170,7 +170,7 @@ def test_e_tun_3_declining_returns_the_cards_claims_nothing_and_ends_the_turn() 
     assert revealed.extra == 2  # one red card short: the player cannot pay
     assert legal_moves(after, 0) == [mv.DeclineTunnel()]
     declined, events = play(after, 0, mv.DeclineTunnel())
-    assert types(events)[:2] == ["tunnel_declined", "turn_ended"]
+    assert event_types(events)[:2] == ["tunnel_declined", "turn_ended"]
     assert declined.players[0].hand == hand
     assert GRAY_TUNNEL not in declined.route_owner and declined.players[0].trains == 45
     assert declined.current == 1 and declined.phase == TURN and declined.tunnel is None
@@ -239,5 +239,5 @@ def test_e_tun_5_with_no_card_to_reveal_the_tunnel_is_claimed_like_a_normal_rout
     state = position({"red": 2}, [], discards={})
     after, events = play(state, 0, claim(GRAY_TUNNEL, red=2))
     assert not of_type(events, ev.TunnelRevealed)
-    assert types(events)[0] == "route_claimed"
+    assert event_types(events)[0] == "route_claimed"
     assert after.route_owner[GRAY_TUNNEL] == 0 and after.current == 1
