@@ -37,8 +37,10 @@ def register(username: str, password: str = PASSWORD) -> APIClient:
     client = APIClient()
     response = client.post(f"{API}/auth/register", {"username": username, "password": password}, format="json")
     assert response.status_code == 201, response.content
-    client.credentials(HTTP_AUTHORIZATION=f"Token {body(response)['token']}")
+    token = body(response)["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     client.username = username  # type: ignore[attr-defined]
+    client.token = token  # type: ignore[attr-defined]
     return client
 
 
