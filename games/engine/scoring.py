@@ -119,18 +119,17 @@ def score_tickets(
     open_ends = [pair for pair, ok in zip(ends, done, strict=True) if not ok]
     if open_ends and any(len(o) > 1 for o in options):
         # Only the tickets the seat's own routes leave open can change; score each choice on those.
-        best_points = 0
+        # Best for the owner: most ticket points, then most tickets completed (E-WIN-1's first tie-break).
+        best = (0, 0)
         for candidate in product(*options):
             lifted = components(
                 (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
                 for r in candidate if r is not None
             )
-            points = sum(
-                t.points for t, (a, b) in zip(wanted, ends, strict=True) if a != b and joined(lifted, a, b)
-            )
-            if points > best_points:
-                best_points, choice = points, candidate
-        if best_points:
+            gained = [t.points for t, (a, b) in zip(wanted, ends, strict=True) if a != b and joined(lifted, a, b)]
+            if (sum(gained), len(gained)) > best:
+                best, choice = (sum(gained), len(gained)), candidate
+        if best[1]:
             lifted = components(
                 (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
                 for r in choice if r is not None

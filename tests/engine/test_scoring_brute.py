@@ -11,14 +11,14 @@ from games.engine.board import load_board
 from games.engine.scoring import final_score, score_tickets
 
 
-def ticket_points(board, seat, routes, tickets) -> int:
-    """Sum of ticket points when `seat` may use exactly `routes`, by breadth-first search per ticket."""
+def ticket_outcome(board, routes, tickets) -> tuple[int, int]:
+    """(ticket points, tickets completed) when exactly `routes` may be used."""
     neighbours: dict[str, set[str]] = {}
     for r in routes:
         route = board.routes[r]
         neighbours.setdefault(route.a, set()).add(route.b)
         neighbours.setdefault(route.b, set()).add(route.a)
-    total = 0
+    total = completed = 0
     for t in tickets:
         ticket = board.tickets[t]
         seen, frontier = {ticket.a}, [ticket.a]
@@ -29,7 +29,8 @@ def ticket_points(board, seat, routes, tickets) -> int:
                     seen.add(other)
                     frontier.append(other)
         total += ticket.points if ticket.b in seen else -ticket.points
-    return total
+        completed += ticket.b in seen
+    return total, completed
 
 
 def random_position(seed: int):
@@ -57,17 +58,16 @@ def test_e_sta_3_station_choice_maximises_owner_score(seed: int) -> None:
         choices = [
             [None, *(r.id for r in board.city_routes[c] if owner.get(r.id) not in (None, seat))] for c in cities
         ]
-        brute = max(
-            ticket_points(board, seat, own + [r for r in choice if r], tickets[seat]) for choice in product(*choices)
-        )
+        # Most points, then most tickets completed (the first tie-break of E-WIN-1).
+        brute = max(ticket_outcome(board, own + [r for r in choice if r], tickets[seat]) for choice in product(*choices))
         results, uses = score_tickets(board, seat, own, cities, owner, tickets[seat])
-        assert sum(t.points for t in results) == brute
+        assert (sum(t.points for t in results), sum(t.completed for t in results)) == brute
         # The recorded choice is a legal one and really scores that much.
         assert [u.city for u in uses] == cities
         for use, options in zip(uses, choices, strict=True):
             assert use.route in options
         chosen = [u.route for u in uses if u.route]
-        assert ticket_points(board, seat, own + chosen, tickets[seat]) == brute
+        assert ticket_outcome(board, own + chosen, tickets[seat]) == brute
 
 
 @pytest.mark.parametrize("seed", range(40))
