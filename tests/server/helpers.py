@@ -221,7 +221,17 @@ def check_score(client: APIClient, game_id: str) -> dict[str, Any]:
 
 
 def audit_lines(client: APIClient, game_id: str) -> list[dict[str, Any]]:
-    """The audit log, its hash chain and commitments checked line by line."""
+    """GET /audit: JSON Lines whose hash chain and commitments check out."""
+    response = client.get(url(game_id, "audit"))
+    assert response.status_code == 200, response.content[:300]
+    assert response["Content-Type"].startswith("application/jsonl")
+    text = response.content.decode()
+    assert text.endswith("\n")
+    return check_chain([json.loads(line) for line in text.splitlines()])
+
+
+def check_chain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Audit lines checked one by one, as any outside auditor could: seqs, hash chain, commitments."""
     from datetime import datetime
 
     from games.codec import event_from_dict, event_to_dict
@@ -229,16 +239,11 @@ def audit_lines(client: APIClient, game_id: str) -> list[dict[str, Any]]:
     from games.log import commitment_of, hidden_fields, row_hash
     from games.models import GENESIS_HASH
 
-    response = client.get(url(game_id, "audit"))
-    assert response.status_code == 200, response.content[:300]
-    assert response["Content-Type"].startswith("application/jsonl")
-    text = response.content.decode()
-    assert text.endswith("\n")
-    lines = [json.loads(line) for line in text.splitlines()]
     prev = GENESIS_HASH
     for seq, line in enumerate(lines, start=1):
         assert {"seq", "type", "at", "seat", "data", "hash", "prev_hash"} <= set(line)
         assert line["seq"] == seq and line["prev_hash"] == prev
+        assert line["data"]["type"] == line["type"]
         digest = row_hash(
             line["prev_hash"], line["seq"], line["type"], line["seat"], line["data"], line["commitment"],
             line["salt"], datetime.fromisoformat(line["at"]),
@@ -249,6 +254,26 @@ def audit_lines(client: APIClient, game_id: str) -> list[dict[str, Any]]:
             assert commitment_of(line["salt"], hidden_fields(line["data"], public)) == line["commitment"]
         prev = line["hash"]
     return lines
+
+
+def tamper(game_id: str, seq: int, **changes: Any) -> None:
+    """Edit an event row behind the application's back (on PostgreSQL with the append-only trigger disabled
+    for the moment; the test's transaction rolls the ALTER TABLE back in any case)."""
+    from django.db import connection
+
+    from games.models import Event
+
+    postgres = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        if postgres:
+            # run the deferred foreign-key checks of this transaction's inserts now: ALTER TABLE refuses while
+            # trigger events are pending
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_append_only")
+        assert Event.objects.filter(game_id=game_id, seq=seq).update(**changes) == 1
+        if postgres:
+            cursor.execute("ALTER TABLE games_event ENABLE TRIGGER games_event_append_only")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def check_verified(client: APIClient, game_id: str, events: int) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
@@ -18,7 +19,10 @@ class Command(BaseCommand):
         parser.add_argument("game_id")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        game = Game.objects.filter(pk=options["game_id"]).first()
+        try:
+            game = Game.objects.filter(pk=options["game_id"]).first()
+        except ValidationError:  # not a UUID
+            game = None
         if game is None:
             raise CommandError(f"no game {options['game_id']}")
         for line in audit_lines(game):

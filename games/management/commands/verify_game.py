@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
@@ -21,7 +22,10 @@ class Command(BaseCommand):
         if options["all"]:
             games = list(Game.objects.exclude(seq=0).order_by("created_at"))
         elif options["game_id"]:
-            games = list(Game.objects.filter(pk=options["game_id"]))
+            try:
+                games = list(Game.objects.filter(pk=options["game_id"]))
+            except ValidationError:  # not a UUID
+                games = []
             if not games:
                 raise CommandError(f"no game {options['game_id']}")
         else:
