@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -256,24 +257,32 @@ def check_chain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return lines
 
 
-def tamper(game_id: str, seq: int, **changes: Any) -> None:
-    """Edit an event row behind the application's back (on PostgreSQL with the append-only trigger disabled
-    for the moment; the test's transaction rolls the ALTER TABLE back in any case)."""
+@contextmanager
+def append_only_trigger_disabled() -> Iterator[None]:
+    """Let this transaction change event rows behind the application's back: on PostgreSQL the append-only
+    trigger is disabled meanwhile (and the test's transaction rolls the ALTER TABLE back in any case)."""
     from django.db import connection
 
-    from games.models import Event
-
-    postgres = connection.vendor == "postgresql"
+    if connection.vendor != "postgresql":
+        yield
+        return
     with connection.cursor() as cursor:
-        if postgres:
-            # run the deferred foreign-key checks of this transaction's inserts now: ALTER TABLE refuses while
-            # trigger events are pending
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_append_only")
-        assert Event.objects.filter(game_id=game_id, seq=seq).update(**changes) == 1
-        if postgres:
+        # run this transaction's deferred foreign-key checks now: ALTER TABLE refuses while trigger events are pending
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE games_event DISABLE TRIGGER games_event_append_only")
+        try:
+            yield
+        finally:
             cursor.execute("ALTER TABLE games_event ENABLE TRIGGER games_event_append_only")
             cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def tamper(game_id: str, seq: int, **changes: Any) -> None:
+    """Edit an event row behind the application's back."""
+    from games.models import Event
+
+    with append_only_trigger_disabled():
+        assert Event.objects.filter(game_id=game_id, seq=seq).update(**changes) == 1
 
 
 def check_verified(client: APIClient, game_id: str, events: int) -> dict[str, Any]:
