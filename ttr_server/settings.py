@@ -130,9 +130,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "data_folder_out": str(VAR_DIR / "celery" / "queue"),
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
         "store_processed": False,
+        "control_folder": str(VAR_DIR / "celery" / "control"),  # broadcast (pidbox) files, not in the cwd
     }
 )
-for _folder in ("queue", "processed"):
+for _folder in ("queue", "processed", "control"):
     (VAR_DIR / "celery" / _folder).mkdir(parents=True, exist_ok=True)
 CELERY_TASK_ALWAYS_EAGER = _flag("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_IGNORE_RESULT = True
