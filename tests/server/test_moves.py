@@ -65,7 +65,8 @@ def test_state_view_for_players_and_spectators(map_name: str, offered: int) -> N
             assert player["seat"] == n and player["cards"] == 4 and player["trains"] == 45
             assert "hand" not in player
         assert len(view["market"]) == 5 and set(view["market"]) <= CARD_KINDS
-        assert view["deck_size"] == 110 - 3 * 4 - 5
+        # 110 cards: 4 in each hand, 5 face up, the rest in the deck or discarded by a market wipe (C-DRW-4)
+        assert view["deck_size"] + view["discard_size"] == 110 - 3 * 4 - 5
         assert view["routes"] == {} and view["stations"] == {}
         assert sum(view["hand"].values()) == 4 and set(view["hand"]) <= CARD_KINDS
         assert view["tickets"] == []
