@@ -119,13 +119,16 @@ def _finish(t: Table, reason: str) -> None:
 
 
 def _check_draw_card(s: State, seat: int, move: mv.DrawCard) -> None:
+    if move.source not in ("deck", "market"):
+        raise IllegalMove("C-DRW-1", "a card is drawn from the deck or from the market")
     if move.source == "deck":
         if not s.draw_pile and not s.discards:
             raise IllegalMove("C-DRW-5", "the draw pile and the discard pile are both empty")
         return
-    if move.index is None or not 0 <= move.index < len(s.market) or s.market[move.index] is None:
+    index = move.index
+    if type(index) is not int or not 0 <= index < len(s.market) or s.market[index] is None:
         raise IllegalMove("C-DRW-1", "there is no face-up card in that market slot")
-    if s.phase == SECOND_CARD and s.market[move.index] == "locomotive":
+    if s.phase == SECOND_CARD and s.market[index] == "locomotive":
         raise IllegalMove("C-DRW-2", "a face-up locomotive cannot be taken as the second card")
 
 
