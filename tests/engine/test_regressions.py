@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine import moves as mv
-from games.engine.decide import decide
+from games.engine.decide import decide, step
 from games.engine.errors import IllegalMove
 from games.engine.legal import random_legal_move
 from games.engine.setup import begin
@@ -18,8 +18,6 @@ def in_turn(seed: str):
     rng = random.Random(seed)
     state, _ = begin("europe", 3, rng)
     while state.phase != TURN:
-        from games.engine.decide import step
-
         seat = state.deciders()[0]
         state, _ = step(state, seat, random_legal_move(state, seat, rng), rng)
     return state
