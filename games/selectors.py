@@ -47,6 +47,14 @@ def games_list(user: Any, status: str | None, mine: bool) -> QuerySet[Game]:
     return games
 
 
+def game_row(game_id: Any) -> Game:
+    """The game with its seats (not their users): what state, legal moves, moves and events need."""
+    try:
+        return Game.objects.prefetch_related("seats").get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError, DjangoValidationError) as error:
+        raise ServiceError("not_found", "no such game", status=404) from error
+
+
 def game_get(game_id: Any) -> Game:
     try:
         return Game.objects.select_related("created_by").prefetch_related("seats__user").get(pk=game_id)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from games import log, notify, states
 from games.engine import Event as EngineEvent
 from games.engine import Move, step
-from games.models import BOT_LEVELS, Game, Seat
+from games.models import BOT_LEVELS, Event, Game, Seat
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -134,22 +134,23 @@ class Played:
     seq: int
     seat: int
     events: tuple[EngineEvent, ...]
+    rows: tuple[Event, ...]  # the appended rows, as stored
     finished: bool
 
 
 def seat_of(game: Game, user: Any) -> int | None:
+    """The user's seat in the game, or None (uses the game's prefetched seats when it has them)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return game.seats.filter(user=user).values_list("number", flat=True).first()
+    return next((seat.number for seat in game.seats.all() if seat.user_id == user.pk), None)
 
 
-def game_play(game_id: Any, user: Any, expected_seq: int, move: Move) -> Played:
+def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
     """Play `move` for the user's seat; raises ServiceError, StaleSeq or the engine's IllegalMove."""
-    game = _get_game(game_id)
     seat = seat_of(game, user)
     if seat is None:
         raise ServiceError("not_a_player", "you have no seat in this game", status=403)
-    return play_seat(game_id, seat, expected_seq, move, by_bot=False)
+    return play_seat(game.pk, seat, expected_seq, move, by_bot=False)
 
 
 def play_seat(game_id: Any, seat: int, expected_seq: int, move: Move, *, by_bot: bool) -> Played:
@@ -161,13 +162,13 @@ def play_seat(game_id: Any, seat: int, expected_seq: int, move: Move, *, by_bot:
             raise log.StaleSeq(game.seq)
         state = states.state_at(game.pk, game.seq)
         new_state, events = step(state, seat, move, _system_rng())
-        log.append(game, expected_seq, events)
+        rows = log.append(game, expected_seq, events)
         states.maybe_snapshot(game.pk, expected_seq, game.seq, new_state)
         if new_state.finished:
             Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
         new_seq = game.seq
         transaction.on_commit(lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot))
-    return Played(new_seq, seat, events, new_state.finished)
+    return Played(new_seq, seat, events, tuple(rows), new_state.finished)
 
 
 def _get_game(game_id: Any) -> Game:

@@ -108,7 +108,7 @@ class StartView(APIView):
 class StateView(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_state(selectors.game_get(game_id), request.user))
+        return Response(selectors.game_state(selectors.game_row(game_id), request.user))
 
 
 class ReplayView(APIView):
@@ -124,7 +124,7 @@ class ReplayView(APIView):
 class LegalMovesView(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_legal_moves(selectors.game_get(game_id), request.user))
+        return Response(selectors.game_legal_moves(selectors.game_row(game_id), request.user))
 
 
 class MovesView(APIView):
@@ -132,20 +132,19 @@ class MovesView(APIView):
 
     @extend_schema(request=s.MoveRequestSerializer, responses={201: dict, 400: s.ErrorSerializer, 409: s.ErrorSerializer})
     def post(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
+        game = selectors.game_row(game_id)
         data = _valid(s.MoveRequestSerializer, request.data)
         move = move_from_dict(data["move"])
-        played = services.game_play(game.pk, request.user, data["expected_seq"], move)
+        played = services.game_play(game, request.user, data["expected_seq"], move)
         # The appended rows, projected like /events (API.md's event shape: seq, type, at, seat, data).
-        rows = log.rows_between(game.pk, played.seq - len(played.events), played.seq)
-        events = [log.project(row, played.seat, played.finished) for row in rows]
+        events = [log.project(row, played.seat, played.finished) for row in played.rows]
         return Response({"seq": played.seq, "events": events}, status=status.HTTP_201_CREATED)
 
 
 class EventsView(APIView):
     @extend_schema(parameters=[OpenApiParameter("after", int)], responses={200: dict})
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_get(game_id)
+        game = selectors.game_row(game_id)
         return Response(selectors.events_since(game, request.user, _int_param(request, "after", 0)))
 
 
