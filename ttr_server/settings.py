@@ -41,14 +41,14 @@ INSTALLED_APPS = [
     "games",
 ]
 
-MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+MIDDLEWARE = [  # the standard chain, sync-only so that ASGI adapts it once (see ttr_server/middleware.py)
+    "ttr_server.middleware.SecurityMiddleware",
+    "ttr_server.middleware.SessionMiddleware",
+    "ttr_server.middleware.CommonMiddleware",
+    "ttr_server.middleware.CsrfViewMiddleware",
+    "ttr_server.middleware.AuthenticationMiddleware",
+    "ttr_server.middleware.MessageMiddleware",
+    "ttr_server.middleware.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "ttr_server.urls"
@@ -75,6 +75,15 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", default=True):
+    # Under ASGI each request runs its sync code in a fresh thread, so thread-bound persistent connections
+    # would be opened per request: a process-wide pool (psycopg_pool) hands out warm connections instead.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
+        "timeout": 20,
+    }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Several processes (web, worker) share the file: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
