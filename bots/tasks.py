@@ -16,7 +16,7 @@ from bots.policies import policy_for
 from games import states
 from games.engine import legal_moves, view
 from games.log import StaleSeq
-from games.models import Game, Seat
+from games.models import Game
 from games.services import play_seat
 
 MAX_BOT_MOVES = 5000
@@ -24,7 +24,7 @@ MAX_BOT_MOVES = 5000
 
 @shared_task(ignore_result=True, acks_late=True)
 def play_bot_turns(game_id: str, seq: int) -> int:
-    game = Game.objects.filter(pk=game_id).first()
+    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()  # seats are fixed once started
     if game is None or game.seq > seq:
         return 0
     rng = random.SystemRandom()
@@ -38,7 +38,7 @@ def play_bot_turns(game_id: str, seq: int) -> int:
             break
         seat, move = decision
         try:
-            play_seat(game.pk, seat, game.seq, move, by_bot=True)
+            play_seat(game, seat, game.seq, move, by_bot=True)
         except StaleSeq:
             continue  # a human moved meanwhile: look again
         played += 1
@@ -47,7 +47,7 @@ def play_bot_turns(game_id: str, seq: int) -> int:
 
 def _bot_decision(game: Game, rng: random.Random) -> tuple[int, Any] | None:
     state = states.state_at(game.pk, game.seq)
-    bots = dict(Seat.objects.filter(game=game, bot__isnull=False).values_list("number", "bot"))
+    bots = {s.number: s.bot for s in game.seats.all() if s.bot}
     for seat in state.deciders():
         if seat in bots:
             moves = legal_moves(state, seat)

@@ -29,15 +29,7 @@ def game_moved(game_id: Any, seq: int) -> None:
 
 
 def bots_may_play(game_id: Any, seq: int) -> None:
+    """A bot decides next at `seq`: queue its turns (the task does nothing if the game has moved on)."""
     from bots.tasks import play_bot_turns
 
-    if _bot_decides(game_id, seq):
-        play_bot_turns.delay(str(game_id), seq)
-
-
-def _bot_decides(game_id: Any, seq: int) -> bool:
-    from games import states
-    from games.models import Seat
-
-    bot_seats = set(Seat.objects.filter(game_id=game_id, bot__isnull=False).values_list("number", flat=True))
-    return bool(bot_seats & set(states.state_at(game_id, seq).deciders()))
+    play_bot_turns.delay(str(game_id), seq)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -43,12 +42,8 @@ def _system_rng() -> random.Random:
 
 def game_create(user: Any, map_name: str, players: int, ranked: bool, turn_seconds: int | None) -> Game:
     with transaction.atomic():
-        game = Game.objects.create(
-            map=map_name, players=players, ranked=ranked, turn_seconds=turn_seconds, created_by=user
-        )
-        Seat.objects.bulk_create(
-            [Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)]
-        )
+        game = Game.objects.create(map=map_name, players=players, ranked=ranked, turn_seconds=turn_seconds, created_by=user)
+        Seat.objects.bulk_create([Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)])
     return game
 
 
@@ -118,7 +113,8 @@ def game_start(game_id: Any, user: Any, fill_with_bots: str | None) -> Game:
         Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE, started_at=timezone.now())
         game.status = Game.Status.ACTIVE
         new_seq = game.seq
-        transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False))
+        bot_seats = frozenset(seat.number for seat in game.seats.all() if seat.bot)
+        transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
     return game
 
 
@@ -150,12 +146,13 @@ def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
     seat = seat_of(game, user)
     if seat is None:
         raise ServiceError("not_a_player", "you have no seat in this game", status=403)
-    return play_seat(game.pk, seat, expected_seq, move, by_bot=False)
+    return play_seat(game, seat, expected_seq, move, by_bot=False)
 
 
-def play_seat(game_id: Any, seat: int, expected_seq: int, move: Move, *, by_bot: bool) -> Played:
+def play_seat(game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool) -> Played:
+    """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append)."""
+    bot_seats = frozenset(s.number for s in game.seats.all() if s.bot)
     with transaction.atomic():
-        game = _get_game(game_id)
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", f"the game is {game.status}", status=409)
         if game.seq != expected_seq:
@@ -167,19 +164,12 @@ def play_seat(game_id: Any, seat: int, expected_seq: int, move: Move, *, by_bot:
         if new_state.finished:
             Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
         new_seq = game.seq
-        transaction.on_commit(lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot))
+        transaction.on_commit(lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats))
     return Played(new_seq, seat, events, tuple(rows), new_state.finished)
 
 
-def _get_game(game_id: Any) -> Game:
-    try:
-        return Game.objects.get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, DjangoValidationError) as error:
-        raise ServiceError("not_found", "no such game", status=404) from error
-
-
-def _after_append(game_id: Any, seq: int, state: Any, *, by_bot: bool) -> None:
+def _after_append(game_id: Any, seq: int, state: Any, *, by_bot: bool, bot_seats: frozenset[int]) -> None:
     states.remember(game_id, seq, state)
     notify.game_moved(game_id, seq)
-    if not by_bot and not state.finished:
+    if not by_bot and not state.finished and bot_seats.intersection(state.deciders()):
         notify.bots_may_play(game_id, seq)

@@ -85,9 +85,7 @@ class Table:
         return body(response)
 
 
-def seated_game(
-    prefix: str, map_name: str = "europe", players: int = 2, start: bool = True, **extra: Any
-) -> Table:
+def seated_game(prefix: str, map_name: str = "europe", players: int = 2, start: bool = True, **extra: Any) -> Table:
     """A game whose every seat is a human with a scripted client; started unless `start=False`."""
     clients = [register(f"{prefix}{seat}") for seat in range(players)]
     game = create_game(clients[0], map_name, players, **extra)
@@ -174,13 +172,22 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000) 
         moves = legal_moves(state, seat)
         claims = [m for m in moves if m.type in ("claim_route", "pay_tunnel")]
         move = rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(moves)
-        services.play_seat(game.pk, seat, game.seq, move, by_bot=False)
+        services.play_seat(game, seat, game.seq, move, by_bot=False)
     raise AssertionError(f"the game did not end in {max_moves} moves")
 
 
 SCORE_KEYS = {
-    "seat", "username", "bot", "total", "route_points", "tickets", "stations_unbuilt", "station_routes",
-    "longest_path", "longest_bonus", "place",
+    "seat",
+    "username",
+    "bot",
+    "total",
+    "route_points",
+    "tickets",
+    "stations_unbuilt",
+    "station_routes",
+    "longest_path",
+    "longest_bonus",
+    "place",
 }
 
 
@@ -206,7 +213,9 @@ def check_score(client: APIClient, game_id: str) -> dict[str, Any]:
         if summary["map"] == "usa":
             assert entry["stations_unbuilt"] == 0 and entry["station_routes"] == []
         assert entry["total"] == (
-            entry["route_points"] + sum(t["points"] for t in entry["tickets"]) + 4 * entry["stations_unbuilt"]
+            entry["route_points"]
+            + sum(t["points"] for t in entry["tickets"])
+            + 4 * entry["stations_unbuilt"]
             + entry["longest_bonus"]
         ), entry
         assert entry["place"] >= 1
@@ -246,8 +255,14 @@ def check_chain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         assert line["seq"] == seq and line["prev_hash"] == prev
         assert line["data"]["type"] == line["type"]
         digest = row_hash(
-            line["prev_hash"], line["seq"], line["type"], line["seat"], line["data"], line["commitment"],
-            line["salt"], datetime.fromisoformat(line["at"]),
+            line["prev_hash"],
+            line["seq"],
+            line["type"],
+            line["seat"],
+            line["data"],
+            line["commitment"],
+            line["salt"],
+            datetime.fromisoformat(line["at"]),
         )
         assert digest == line["hash"], f"seq {seq}: the hash does not cover the line"
         if line["commitment"]:
