@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import types
+from collections.abc import Hashable
 from functools import cache
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, cast, get_args, get_origin, get_type_hints
 
 from games.engine import events as ev
 from games.engine import moves as mv
@@ -43,7 +44,7 @@ def event_to_dict(event: ev.Event) -> dict[str, Any]:
 def event_from_dict(data: dict[str, Any]) -> ev.Event:
     cls = ev.EVENT_TYPES[data["type"]]
     fields = {k: v for k, v in data.items() if k not in ("type", "v")}
-    decoded = _decode(fields, cls)
+    decoded = _decoder(cast(Hashable, cls))(fields)
     assert isinstance(decoded, cls)
     return decoded
 
@@ -74,17 +75,34 @@ def _encode(value: Any, hint: Any) -> Any:
     return value
 
 
-def _decode(value: Any, hint: Any) -> Any:
-    if value is None:
-        return None
-    hint = _without_none(hint)
+_SCALARS = (str, int, float, bool, Any)
+
+
+@cache
+def _decoder(hint: Any) -> Any:
+    """A function turning JSON of type `hint` back into its value, built once per type (replay decodes a lot)."""
+    inner = _without_none(hint)
+    if inner is not hint:
+        decode = _decoder(inner)
+        return lambda value: None if value is None else decode(value)
     if hint == Payment:
-        return payment(value)
+        return payment
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        hints = _hints(hint)
-        return hint(**{name: _decode(item, hints[name]) for name, item in value.items()})
+        decoders = {name: _decoder(field_hint) for name, field_hint in _hints(hint).items()}
+        return lambda value: hint(**{name: decoders[name](item) for name, item in value.items()})
     if get_origin(hint) is tuple:
-        return tuple(_decode(item, _item_hint(hint, i)) for i, item in enumerate(value))
+        args = get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] in _SCALARS:
+                return tuple
+            item_decoder = _decoder(args[0])
+            return lambda value: tuple(map(item_decoder, value))
+        item_decoders = [_decoder(arg) for arg in args]
+        return lambda value: tuple(decode(item) for decode, item in zip(item_decoders, value, strict=True))
+    return _identity
+
+
+def _identity(value: Any) -> Any:
     return value
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from games.codec import event_from_dict, event_to_dict
@@ -103,6 +103,21 @@ def append(game: Game, expected_seq: int, events: Sequence[EngineEvent]) -> list
 def rows_between(game_id: Any, after: int, upto: int | None = None) -> Iterable[Event]:
     rows = Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
     return rows.filter(seq__lte=upto) if upto is not None else rows
+
+
+def events_between(game_id: Any, after: int, upto: int) -> list[EngineEvent]:
+    """The engine events after `after` up to `upto`: what replay needs.
+
+    The hottest read of the server (every state rebuild), so one plain SQL statement: building the ORM query
+    and model rows cost several times more than the database's answer.
+    """
+    game_key = Event._meta.get_field("game").get_db_prep_value(game_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_EVENTS_BETWEEN, [game_key, after, upto])
+        return [event_from_dict(json.loads(data) if isinstance(data, str) else data) for (data,) in cursor]
+
+
+_EVENTS_BETWEEN = f"SELECT data FROM {Event._meta.db_table} WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
 
 
 def engine_event(row: Event) -> EngineEvent:

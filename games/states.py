@@ -12,9 +12,10 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 
 from games.engine import State, evolve_in_place, replay
-from games.log import engine_event, rows_between
+from games.log import events_between
 from games.models import Snapshot
 
 _lock = threading.Lock()
@@ -47,20 +48,30 @@ def state_at(game_id: Any, seq: int) -> State:
     else:
         base_seq, state = _from_snapshot(game_id, seq)
     if state is None:
-        state = replay(engine_event(row) for row in rows_between(game_id, 0, seq))
+        state = replay(events_between(game_id, 0, seq))
     else:
-        for row in rows_between(game_id, base_seq, seq):
-            evolve_in_place(state, engine_event(row))
+        for event in events_between(game_id, base_seq, seq):
+            evolve_in_place(state, event)
     remember(game_id, seq, state)
     return state
 
 
 def _from_snapshot(game_id: Any, seq: int) -> tuple[int, State | None]:
-    snapshot = Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").first()
-    if snapshot is None:
+    if seq < settings.GAME_SNAPSHOT_EVERY:
+        return 0, None  # none taken yet
+    game_key = Snapshot._meta.get_field("game").get_db_prep_value(game_id, connection)
+    with connection.cursor() as cursor:  # plain SQL on this hot path, like log.events_between
+        cursor.execute(_LATEST_SNAPSHOT, [game_key, seq])
+        found = cursor.fetchone()
+    if found is None:
         return 0, None
-    state: State = pickle.loads(bytes(snapshot.state))  # our own rows, written by save_snapshot
-    return snapshot.seq, state
+    state: State = pickle.loads(bytes(found[1]))  # our own rows, written by maybe_snapshot
+    return found[0], state
+
+
+_LATEST_SNAPSHOT = (
+    f"SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1"
+)
 
 
 def maybe_snapshot(game_id: Any, old_seq: int, new_seq: int, state: State) -> None:

@@ -150,7 +150,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 # Game store: snapshot every N events (an optimisation only: deleting snapshots changes no answer).
-GAME_SNAPSHOT_EVERY = int(os.environ.get("GAME_SNAPSHOT_EVERY", "100"))
+GAME_SNAPSHOT_EVERY = int(os.environ.get("GAME_SNAPSHOT_EVERY", "50"))
 GAME_STATE_CACHE_SIZE = int(os.environ.get("GAME_STATE_CACHE_SIZE", "512"))
 
 LOGGING = {
