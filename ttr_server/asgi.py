@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ttr_server.settings")
+
+from ttr_server.http import get_asgi_application  # one thread hop per HTTP request
+
 django_asgi = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (Django must be set up first)

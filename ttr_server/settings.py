@@ -41,14 +41,14 @@ INSTALLED_APPS = [
     "games",
 ]
 
-MIDDLEWARE = [  # the standard chain, sync-only so that ASGI adapts it once (see ttr_server/middleware.py)
-    "ttr_server.middleware.SecurityMiddleware",
-    "ttr_server.middleware.SessionMiddleware",
-    "ttr_server.middleware.CommonMiddleware",
-    "ttr_server.middleware.CsrfViewMiddleware",
-    "ttr_server.middleware.AuthenticationMiddleware",
-    "ttr_server.middleware.MessageMiddleware",
-    "ttr_server.middleware.XFrameOptionsMiddleware",
+MIDDLEWARE = [  # run sync, in one worker thread per request (ttr_server/http.py)
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "ttr_server.urls"
