@@ -5,7 +5,8 @@ the request_started signal, the middleware chain, the view, the logging of error
 response's close (request_finished) each cross over, about a millisecond apiece under load. Our views and
 middleware are all sync, so this handler reads the body on the event loop, does everything from the signals
 to the response in a single call in a worker thread, and sends the response back on the loop. Streaming
-responses are closed after sending, as Django does. WebSockets go through Channels and are not affected.
+responses are closed after sending, as Django does. Nothing is lost by not listening for a disconnect while
+the view runs: a sync view in a thread cannot be cancelled anyway. WebSockets go through Channels.
 """
 
 from __future__ import annotations
