@@ -111,10 +111,14 @@ def events_between(game_id: Any, after: int, upto: int) -> list[EngineEvent]:
     The hottest read of the server (every state rebuild), so one plain SQL statement: building the ORM query
     and model rows cost several times more than the database's answer.
     """
-    game_key = Event._meta.get_field("game").get_db_prep_value(game_id, connection)
     with connection.cursor() as cursor:
-        cursor.execute(_EVENTS_BETWEEN, [game_key, after, upto])
+        cursor.execute(_EVENTS_BETWEEN, [game_key(game_id), after, upto])
         return [event_from_dict(json.loads(data) if isinstance(data, str) else data) for (data,) in cursor]
+
+
+def game_key(game_id: Any) -> Any:
+    """A game id as the database stores it, for plain SQL (a uuid on PostgreSQL, 32 hex digits on SQLite)."""
+    return Game._meta.pk.get_db_prep_value(game_id, connection)
 
 
 _EVENTS_BETWEEN = f"SELECT data FROM {Event._meta.db_table} WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"

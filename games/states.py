@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import connection
 
 from games.engine import State, evolve_in_place, replay
-from games.log import events_between
+from games.log import events_between, game_key
 from games.models import Snapshot
 
 _lock = threading.Lock()
@@ -59,9 +59,8 @@ def state_at(game_id: Any, seq: int) -> State:
 def _from_snapshot(game_id: Any, seq: int) -> tuple[int, State | None]:
     if seq < settings.GAME_SNAPSHOT_EVERY:
         return 0, None  # none taken yet
-    game_key = Snapshot._meta.get_field("game").get_db_prep_value(game_id, connection)
     with connection.cursor() as cursor:  # plain SQL on this hot path, like log.events_between
-        cursor.execute(_LATEST_SNAPSHOT, [game_key, seq])
+        cursor.execute(_LATEST_SNAPSHOT, [game_key(game_id), seq])
         found = cursor.fetchone()
     if found is None:
         return 0, None
