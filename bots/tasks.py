@@ -24,7 +24,7 @@ MAX_BOT_MOVES = 5000
 
 @shared_task(ignore_result=True, acks_late=True)
 def play_bot_turns(game_id: str, seq: int) -> int:
-    game = Game.objects.prefetch_related("seats").filter(pk=game_id).first()  # seats are fixed once started
+    game = Game.objects.filter(pk=game_id).first()
     if game is None or game.seq > seq:
         return 0
     rng = random.SystemRandom()
@@ -47,7 +47,7 @@ def play_bot_turns(game_id: str, seq: int) -> int:
 
 def _bot_decision(game: Game, rng: random.Random) -> tuple[int, Any] | None:
     state = states.state_at(game.pk, game.seq)
-    bots = {s.number: s.bot for s in game.seats.all() if s.bot}
+    bots = {s.number: s.bot for s in game.seat_list if s.bot}  # read once: seats are fixed once started
     for seat in state.deciders():
         if seat in bots:
             moves = legal_moves(state, seat)

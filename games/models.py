@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.functional import cached_property
 
 MAP_CHOICES = [("europe", "Europe"), ("usa", "USA")]
 BOT_LEVELS = ["random", "greedy", "strong"]
@@ -44,6 +45,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.map} game {self.id} ({self.status})"
+
+    @cached_property
+    def seat_list(self) -> list[Seat]:
+        """The seats in order (prefetched ones when there are; `selectors.game_row` fills this in its one query)."""
+        return list(self.seats.all())
 
 
 class Seat(models.Model):

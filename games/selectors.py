@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from games import log, states
 from games.codec import move_to_dict
 from games.engine import legal_moves, view
-from games.models import Game
+from games.models import Game, Seat
 from games.services import ServiceError, seat_of
 
 
@@ -48,11 +48,18 @@ def games_list(user: Any, status: str | None, mine: bool) -> QuerySet[Game]:
 
 
 def game_row(game_id: Any) -> Game:
-    """The game with its seats (not their users): what state, legal moves, moves and events need."""
+    """The game with its seats (not their users), in one query: what state, legal moves, moves and events need."""
     try:
-        return Game.objects.prefetch_related("seats").get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError, DjangoValidationError) as error:
+        seats = list(Seat.objects.select_related("game").filter(game_id=game_id).order_by("number"))
+    except (ValueError, TypeError, DjangoValidationError) as error:
         raise ServiceError("not_found", "no such game", status=404) from error
+    if not seats:  # every game has its seats from the moment it is created
+        raise ServiceError("not_found", "no such game", status=404)
+    game = seats[0].game
+    for seat in seats:
+        seat.game = game
+    game.seat_list = seats  # type: ignore[misc]  (fills the cached property)
+    return game
 
 
 def game_get(game_id: Any) -> Game:

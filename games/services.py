@@ -138,7 +138,7 @@ def seat_of(game: Game, user: Any) -> int | None:
     """The user's seat in the game, or None (uses the game's prefetched seats when it has them)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return next((seat.number for seat in game.seats.all() if seat.user_id == user.pk), None)
+    return next((seat.number for seat in game.seat_list if seat.user_id == user.pk), None)
 
 
 def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
@@ -151,7 +151,7 @@ def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
 
 def play_seat(game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool) -> Played:
     """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append)."""
-    bot_seats = frozenset(s.number for s in game.seats.all() if s.bot)
+    bot_seats = frozenset(s.number for s in game.seat_list if s.bot)
     with transaction.atomic():
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", f"the game is {game.status}", status=409)
