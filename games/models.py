@@ -51,6 +51,10 @@ class Game(models.Model):
         """The seats in order (prefetched ones when there are; `selectors.game_row` fills this in its one query)."""
         return list(self.seats.all())
 
+    @property
+    def bot_seats(self) -> frozenset[int]:
+        return frozenset(seat.number for seat in self.seat_list if seat.bot)
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

@@ -113,7 +113,7 @@ def game_start(game_id: Any, user: Any, fill_with_bots: str | None) -> Game:
         Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE, started_at=timezone.now())
         game.status = Game.Status.ACTIVE
         new_seq = game.seq
-        bot_seats = frozenset(seat.number for seat in game.seats.all() if seat.bot)
+        bot_seats = game.bot_seats  # the seats as filled just above
         transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
     return game
 
@@ -151,7 +151,7 @@ def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
 
 def play_seat(game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool) -> Played:
     """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append)."""
-    bot_seats = frozenset(s.number for s in game.seat_list if s.bot)
+    bot_seats = game.bot_seats
     with transaction.atomic():
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", f"the game is {game.status}", status=409)

@@ -257,3 +257,20 @@ def test_start_with_every_seat_taken_needs_no_fill() -> None:
     events = body(ada.get(url(game["id"], "events")))["events"]
     assert events[0]["type"] == "game_started"
     assert events[0]["data"]["map"] == "usa" and events[0]["data"]["players"] == 2
+
+
+def test_game_row_reads_the_game_and_its_seats_in_one_query(django_assert_num_queries: Any) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games import selectors
+    from games.services import seat_of
+    from tests.server.helpers import seated_game
+
+    table = seated_game("row", players=3)
+    second = get_user_model().objects.get(username="row1")
+    with django_assert_num_queries(1):
+        game = selectors.game_row(table.game_id)
+        assert [seat.number for seat in game.seat_list] == [0, 1, 2]
+        assert seat_of(game, second) == 1
+        assert game.bot_seats == frozenset()
+    assert game.status == Game.Status.ACTIVE and game.seq > 0
