@@ -14,7 +14,7 @@ from typing import Any
 from . import events as ev
 from . import moves as mv
 from .cards import holds
-from .errors import IllegalMove, NotYourTurn
+from .errors import IllegalMove, NotYourTurn, quoted
 from .moves import cards_of, payment
 from .payment import (
     check_route_payment,
@@ -247,7 +247,7 @@ def _keep_tickets(t: Table, seat: int, move: mv.KeepTickets) -> None:
 
 def _check_station(s: State, seat: int, move: mv.BuildStation) -> None:
     if move.city not in s.board.cities:
-        raise IllegalMove("E-STA-1", f"there is no city {move.city!r}")
+        raise IllegalMove("E-STA-1", f"there is no city {quoted(move.city)}")
     if move.city in s.station_owner:
         raise IllegalMove("E-STA-1", "that city already has a station")
     player = s.players[seat]

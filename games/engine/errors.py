@@ -6,6 +6,14 @@ human sentence (`detail`). `NotYourTurn` is the special case of a seat moving ou
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 40
+
+
+def quoted(value: object) -> str:
+    """A client's value as an error sentence quotes it: at most a short prefix, so a huge id gives a short error."""
+    text = repr(value)
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
+
 
 class IllegalMove(Exception):
     def __init__(self, rule: str, detail: str) -> None:

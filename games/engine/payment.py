@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 
 from .board import Route
 from .cards import COLOURS, GRAY, LOCOMOTIVE, Cards, total
-from .errors import IllegalMove
+from .errors import IllegalMove, quoted
 from .moves import Payment
 
 
@@ -90,7 +90,7 @@ def check_cards(paid: Mapping[str, int], rule: str) -> None:
     """A payment names real card kinds with positive counts, and no more than one colour."""
     for kind, n in paid.items():
         if kind not in COLOURS and kind != LOCOMOTIVE:
-            raise IllegalMove(rule, f"{kind!r} is not a train card")
+            raise IllegalMove(rule, f"{quoted(kind)} is not a train card")
         if n <= 0:
             raise IllegalMove(rule, "card counts must be positive")
     if sum(1 for kind in paid if kind != LOCOMOTIVE) > 1:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .board import Route
 from .cards import COLOURS, GRAY, LOCOMOTIVE
-from .errors import IllegalMove
+from .errors import IllegalMove, quoted
 from .state import State
 
 SMALL_GAME = 3  # C-DBL-2: with 2 or 3 players only one route of a double pair is used
@@ -32,7 +32,7 @@ def route_closed_reason(s: State, seat: int, route: Route) -> tuple[str, str] | 
 def check_route_open(s: State, seat: int, route_id: str) -> Route:
     route = s.board.routes.get(route_id)
     if route is None:
-        raise IllegalMove("C-CLM-1", f"there is no route {route_id!r}")
+        raise IllegalMove("C-CLM-1", f"there is no route {quoted(route_id)}")
     reason = route_closed_reason(s, seat, route)
     if reason is not None:
         raise IllegalMove(*reason)
