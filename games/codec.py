@@ -18,6 +18,7 @@ from typing import Any, Union, cast, get_args, get_origin, get_type_hints
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS
+from games.engine.errors import quoted
 from games.engine.moves import Payment, payment
 
 EVENT_SCHEMA_VERSION = 1
@@ -139,7 +140,8 @@ def move_from_dict(data: Any) -> mv.Move:
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = set(data) - names - {"type"}
     if unknown:
-        raise InvalidMove(f"unknown field(s) for {kind}: {sorted(unknown)}", sorted(unknown)[0])
+        extra = sorted(map(str, unknown))
+        raise InvalidMove(f"unknown field(s) for {kind}: {', '.join(map(quoted, extra[:3]))}", extra[0][:40])
     move: mv.Move = _MOVE_PARSERS[cls](data)
     return move
 
@@ -157,7 +159,7 @@ def _cards(data: dict[str, Any]) -> Payment:
         raise InvalidMove('cards must be an object like {"red": 2, "locomotive": 1}', "cards")
     for kind, n in value.items():
         if kind not in CARD_KINDS:
-            raise InvalidMove(f"{kind!r} is not a card colour; use one of {list(CARD_KINDS)}", "cards")
+            raise InvalidMove(f"{quoted(kind)} is not a card colour; use one of {list(CARD_KINDS)}", "cards")
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
             raise InvalidMove("card counts must be non-negative integers", "cards")
     return payment(value)

@@ -62,7 +62,7 @@ def _free_seat(game: Game, seat_number: int | None) -> Seat:
             raise ServiceError("game_full", "every seat is taken", status=409)
         return free[0]
     if not 0 <= seat_number < len(seats):
-        raise ServiceError("invalid", f"seat must be from 0 to {len(seats) - 1}", field="seat")
+        raise ServiceError("no_such_seat", f"this game's seats are 0 to {len(seats) - 1}", status=409, field="seat")
     if seats[seat_number].taken:
         raise ServiceError("seat_taken", f"seat {seat_number} is taken", status=409)
     return seats[seat_number]

@@ -7,10 +7,14 @@ middleware are all sync, so this handler reads the body on the event loop, does 
 to the response in a single call in a worker thread, and sends the response back on the loop. Streaming
 responses are closed after sending, as Django does. Nothing is lost by not listening for a disconnect while
 the view runs: a sync view in a thread cannot be cancelled anyway. WebSockets go through Channels.
+
+The size limits (ttr_server/limits.py) are applied here before the body is read: a declared Content-Length
+over the limit is refused at once, and a chunked body is refused as soon as it passes the limit.
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import django
@@ -21,15 +25,28 @@ from django.core.handlers import asgi
 from django.http import HttpResponseBase
 from django.urls import set_script_prefix
 
+from ttr_server import limits
+
+
+class _TooLarge(Exception):
+    pass
+
 
 class ASGIHandler(asgi.ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the chain runs in the worker thread, sync end to end
 
     async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        refusal = _refusal(scope)
+        if refusal is not None:
+            await self.send_response(refusal, send)
+            return
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
+            return
+        except _TooLarge:
+            await self.send_response(limits.too_large(), send)
             return
         try:
             response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
@@ -41,6 +58,26 @@ class ASGIHandler(asgi.ASGIHandler):
         finally:
             body_file.close()
 
+    async def read_body(self, receive: Any) -> Any:
+        """The body, refused with `_TooLarge` as soon as it passes the limit (Django's reads it all)."""
+        body_file = io.BytesIO()  # bounded by the limit: memory is enough
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                body_file.close()
+                raise RequestAborted()
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limits.MAX_BODY_BYTES:
+                body_file.close()
+                raise _TooLarge()
+            body_file.write(chunk)
+            if not message.get("more_body", False):
+                break
+        body_file.seek(0)
+        return body_file
+
     def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
         set_script_prefix(asgi.get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
@@ -51,6 +88,15 @@ class ASGIHandler(asgi.ASGIHandler):
         if not response.streaming:
             response.close()  # sends request_finished: database connections go back to the pool
         return response
+
+
+def _refusal(scope: dict[str, Any]) -> HttpResponseBase | None:
+    if len(scope.get("raw_path") or scope["path"]) + len(scope.get("query_string", b"")) > limits.MAX_URL_CHARS:
+        return limits.url_too_long()
+    headers = dict(scope.get("headers", ()))
+    if (limits.declared_length(headers.get(b"content-length")) or 0) > limits.MAX_BODY_BYTES:
+        return limits.too_large()
+    return None
 
 
 def get_asgi_application() -> ASGIHandler:

@@ -37,12 +37,15 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by us: /api/docs/ works without internet
     "channels",
     "games",
 ]
 
 MIDDLEWARE = [  # run sync, in one worker thread per request (ttr_server/http.py)
+    "ttr_server.limits.RequestLimitsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -89,6 +92,8 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+AUTHENTICATION_BACKENDS = ["games.accounts.UsernameBackend"]  # usernames match in any case and NFKC form
+TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS", "30"))  # or until the owner logs out
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
@@ -100,7 +105,10 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "frontend"] if (BASE_DIR / "frontend").is_dir() else []
+# WhiteNoise serves static files from the web process; with finders on, `make run` needs no collectstatic.
+WHITENOISE_USE_FINDERS = True
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
@@ -112,12 +120,14 @@ CHANNEL_LAYERS = (
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.StrictJSONParser"],  # JSON only: other bodies get 415
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],  # never an HTML page
     "DEFAULT_THROTTLE_RATES": {"auth": "20/min"},
 }
 SPECTACULAR_SETTINGS = {
@@ -125,6 +135,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Persistent, ranked, auditable Ticket to Ride games (Europe and USA).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.models.BOT_LEVELS"},
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

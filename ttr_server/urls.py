@@ -9,5 +9,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
 ]
 
+handler400 = "games.api.errors.bad_request"
+handler403 = "games.api.errors.forbidden"
 handler404 = "games.api.errors.not_found"
 handler500 = "games.api.errors.server_error"

@@ -1,4 +1,8 @@
-"""Accounts: register, token, session login and logout. Throttled (scope "auth")."""
+"""Accounts: register, token, session login and logout. Throttled (scope "auth").
+
+Usernames and token lifetimes follow games.accounts. Logging out ends the session and revokes the token the
+request was made with, so a stolen or shared token can be killed; the next login issues a new one.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,15 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
-from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games.api.errors import error
-from games.api.serializers import CredentialsSerializer
+from games import accounts
+from games.api import responses as r
+from games.api import serializers as s
+from games.api.errors import error, error_responses
 
 
 class AuthThrottle(ScopedRateThrottle):
@@ -33,46 +38,61 @@ class _AuthView(APIView):
     throttle_classes = [AuthThrottle]
     throttle_scope = "auth"
 
-    def credentials(self, request: Request) -> dict[str, Any]:
-        serializer = CredentialsSerializer(data=request.data)
+    def credentials(self, request: Request, serializer_class: type = s.CredentialsSerializer) -> dict[str, Any]:
+        serializer = serializer_class(data=request.data)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
 
 
 class RegisterView(_AuthView):
-    @extend_schema(request=CredentialsSerializer, responses={201: dict, 400: dict})
+    @extend_schema(
+        request=s.RegisterSerializer,
+        responses={201: r.RegisteredSerializer, **error_responses(400, 413, 415, 429)},
+        description="Create an account (usernames: games.accounts rules; unique in any case and NFKC form).",
+    )
     def post(self, request: Request) -> Response:
-        data = self.credentials(request)
-        User = get_user_model()
-        user = User(username=data["username"])
+        data = self.credentials(request, s.RegisterSerializer)
+        username = accounts.normalised(data["username"])
+        if accounts.user_named(username) is not None:
+            return error("username_taken", "that username is taken", status.HTTP_400_BAD_REQUEST, field="username")
+        problem = accounts.username_problem(username)
+        if problem:
+            return error("invalid", problem, status.HTTP_400_BAD_REQUEST, field="username")
+        user = get_user_model()(username=username)
         try:
-            User.username_validator(data["username"])
             validate_password(data["password"], user)
-        except DjangoValidationError as problem:
-            return error("invalid", " ".join(problem.messages), status.HTTP_400_BAD_REQUEST)
+        except DjangoValidationError as problem_:
+            return error("invalid", " ".join(problem_.messages), status.HTTP_400_BAD_REQUEST, field="password")
         user.set_password(data["password"])
         try:
             with transaction.atomic():
                 user.save()
-        except IntegrityError:
-            return error("username_taken", "that username is taken", status.HTTP_400_BAD_REQUEST)
-        token, _ = Token.objects.get_or_create(user=user)
+        except IntegrityError:  # registered meanwhile, in some case (the lower-case unique index)
+            return error("username_taken", "that username is taken", status.HTTP_400_BAD_REQUEST, field="username")
+        token = accounts.token_for(user)
         return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
 
 
 class TokenView(_AuthView):
-    @extend_schema(request=CredentialsSerializer, responses={200: dict, 400: dict})
+    @extend_schema(
+        request=s.CredentialsSerializer,
+        responses={200: r.TokenSerializer, **error_responses(400, 413, 415, 429)},
+        description=f"The account's API token: valid for {settings.TOKEN_LIFETIME_DAYS} days or until logout.",
+    )
     def post(self, request: Request) -> Response:
         data = self.credentials(request)
         user = authenticate(request, username=data["username"], password=data["password"])
         if user is None:
             return error("bad_credentials", "wrong username or password", status.HTTP_400_BAD_REQUEST)
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": accounts.token_for(user).key})
 
 
 class LoginView(_AuthView):
-    @extend_schema(request=CredentialsSerializer, responses={200: dict, 400: dict})
+    @extend_schema(
+        request=s.CredentialsSerializer,
+        responses={200: r.LoggedInSerializer, **error_responses(400, 413, 415, 429)},
+        description="Start a browser session (cookie); API clients use /api/auth/token instead.",
+    )
     def post(self, request: Request) -> Response:
         data = self.credentials(request)
         user = authenticate(request, username=data["username"], password=data["password"])
@@ -85,7 +105,12 @@ class LoginView(_AuthView):
 class LogoutView(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(request=None, responses={200: dict})
+    @extend_schema(
+        request=None,
+        responses={200: r.OkSerializer, **error_responses(401, 403)},
+        description="End the session and revoke the token this request was made with.",
+    )
     def post(self, request: Request) -> Response:
+        accounts.token_revoke(request.auth)
         logout(request._request)
         return Response({"ok": True})

@@ -1,11 +1,14 @@
 """Every API error is JSON `{"code", "detail", ...}` with the right status (API.md), never HTML, never a 500
-for bad input. Engine refusals carry the rule ID; malformed input names the field."""
+for bad input. Engine refusals carry the rule ID; malformed input names the field. No error quotes a
+client's value at length: the sources quote short prefixes, and `_clipped` bounds whatever else slips through.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import Http404, HttpRequest, JsonResponse
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -22,11 +25,30 @@ _DRF_CODES = {
     exceptions.NotFound: "not_found",
     exceptions.MethodNotAllowed: "method_not_allowed",
     exceptions.NotAcceptable: "not_acceptable",
-    exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "throttled",
     exceptions.ParseError: "invalid",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.ValidationError: "invalid",
 }
+
+
+ERROR_STATUSES = {
+    400: "invalid input (`invalid`, naming the field) or a move the rules refuse (`illegal_move`, naming the rule)",
+    401: "no or a bad credential where one is needed (`not_authenticated`, `authentication_failed`)",
+    403: "not allowed (`not_your_turn`, `not_a_player`, `not_creator`, `forbidden`)",
+    404: "no such game (`not_found`)",
+    409: "the game's state refuses it (`stale_seq`, `not_open`, `not_active`, `seat_taken`, ...)",
+    413: "the body is too large (`too_large`)",
+    415: "the body is not JSON (`unsupported_media_type`)",
+    429: "too many attempts (`throttled`)",
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """The schema's error responses for these statuses: each the error body, described."""
+    from games.api.responses import ErrorSerializer
+
+    return {code: OpenApiResponse(ErrorSerializer, description=ERROR_STATUSES[code]) for code in statuses}
 
 
 def error(code: str, detail: str, status_code: int, **extra: Any) -> Response:
@@ -50,11 +72,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
     code = next((c for cls, c in _DRF_CODES.items() if isinstance(exc, cls)), exc.default_code)
-    body: dict[str, Any] = {"code": code, "detail": _sentence(exc.detail)}
+    body: dict[str, Any] = {"code": code, "detail": _clipped(_sentence(exc.detail), DETAIL_LIMIT)}
     if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
-        body["fields"] = exc.detail
+        body["fields"] = {_clipped(str(k), 40): _clipped(_sentence(v), 200) for k, v in list(exc.detail.items())[:10]}
+        body["field"] = next(iter(body["fields"]), None)
     response.data = body
     return response
+
+
+DETAIL_LIMIT = 300
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _sentence(detail: Any) -> str:
@@ -63,6 +93,14 @@ def _sentence(detail: Any) -> str:
     if isinstance(detail, list):
         return " ".join(_sentence(item) for item in detail)
     return str(detail)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "invalid", "detail": "the request is malformed"}, status=400)
+
+
+def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse({"code": "forbidden", "detail": "you may not do that"}, status=403)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:

@@ -1,62 +1,75 @@
-"""Input shapes of the API (and their OpenAPI description). Output shapes are built by games.selectors."""
+"""Request bodies of the API: strict (games.api.fields) and described exactly in the OpenAPI schema.
+
+What is valid for a given game (which seat exists, which move is legal) is the services' and the engine's to
+say; everything that can be said of the request alone is said here, and the schema says the same.
+"""
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import accounts
+from games.api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
+from games.api.moves_schema import MOVE_SCHEMA
 from games.models import BOT_LEVELS, MAP_CHOICES
+
+MAX_SEATS = 5
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": accounts.USERNAME_PATTERN,
+        "minLength": accounts.USERNAME_MIN,
+        "maxLength": accounts.USERNAME_MAX,
+        "description": accounts.USERNAME_RULE + " (compared in any case, after Unicode NFKC normalisation)",
+    }
+)
+class UsernameField(StrictCharField):
+    pass
 
 
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, write_only=True)
+    username = StrictCharField(max_length=150, trim_whitespace=False)
+    password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
+
+
+class RegisterSerializer(serializers.Serializer):
+    username = UsernameField(max_length=150, trim_whitespace=False)
+    password = StrictCharField(
+        min_length=8, max_length=128, trim_whitespace=False, write_only=True,
+        help_text="at least 8 characters, not a common password",
+    )
 
 
 class GameCreateSerializer(serializers.Serializer):
-    map = serializers.ChoiceField(choices=[m for m, _ in MAP_CHOICES])
-    players = serializers.IntegerField(min_value=2, max_value=5)
-    ranked = serializers.BooleanField(default=False)
-    turn_seconds = serializers.IntegerField(min_value=10, max_value=7 * 24 * 3600, allow_null=True, default=None)
+    map = StrictChoiceField([m for m, _ in MAP_CHOICES])
+    players = StrictIntegerField(min_value=2, max_value=MAX_SEATS)
+    ranked = StrictBooleanField(default=False)
+    turn_seconds = StrictIntegerField(min_value=10, max_value=7 * 24 * 3600, allow_null=True, default=None)
 
 
 class JoinSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=4, required=False, allow_null=True)
+    seat = StrictIntegerField(
+        min_value=0, max_value=MAX_SEATS - 1, required=False, allow_null=True,
+        help_text="a free seat of this game; omitted or null: the first free seat",
+    )
 
 
 class BotSerializer(JoinSerializer):
-    level = serializers.ChoiceField(choices=BOT_LEVELS)
+    level = StrictChoiceField(BOT_LEVELS)
 
 
 class StartSerializer(serializers.Serializer):
-    fill_with_bots = serializers.ChoiceField(choices=BOT_LEVELS, required=False, allow_null=True)
+    fill_with_bots = StrictChoiceField(BOT_LEVELS, required=False, allow_null=True)
+
+
+@extend_schema_field(MOVE_SCHEMA)
+class MoveField(serializers.JSONField):
+    """A move object; its shape is checked by games.codec (which names the field at fault)."""
 
 
 class MoveRequestSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0)
-    move = serializers.JSONField(help_text="a move object, e.g. {\"type\": \"draw_card\", \"source\": \"deck\"}")
-
-    def validate_expected_seq(self, value: object) -> object:
-        if isinstance(self.initial_data.get("expected_seq"), bool):
-            raise serializers.ValidationError("expected_seq must be an integer")
-        return value
-
-
-class GameSummarySerializer(serializers.Serializer):
-    """For the schema: the summary of a game (API.md)."""
-
-    id = serializers.UUIDField()
-    map = serializers.CharField()
-    players = serializers.IntegerField()
-    ranked = serializers.BooleanField()
-    turn_seconds = serializers.IntegerField(allow_null=True)
-    status = serializers.ChoiceField(choices=["open", "active", "finished"])
-    seats = serializers.ListField(child=serializers.DictField())
-    created_by = serializers.CharField()
-    seq = serializers.IntegerField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    rule = serializers.CharField(required=False)
-    seq = serializers.IntegerField(required=False)
+    expected_seq = StrictIntegerField(min_value=0, help_text="the seq of the game as you last saw it")
+    move = MoveField()

@@ -1,4 +1,8 @@
-"""Game endpoints (API.md): thin views that parse, call one service or selector, and format."""
+"""Game endpoints (API.md): thin views that parse, call one service or selector, and format.
+
+Each view's schema lists its request, its answer and every error status it can give (games.api.errors);
+the schemathesis run in the tests holds the server to it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import json
 from typing import Any
 
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -14,11 +18,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import log, selectors, services
+from games.api import queries as q
+from games.api import responses as r
 from games.api import serializers as s
-from games.api.errors import error
+from games.api.errors import error, error_responses
 from games.codec import move_from_dict
 from games.models import Game
 from games.verify import verify_game
+
+READ_ERRORS = error_responses(401, 404)
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
 
 
 def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -27,42 +36,30 @@ def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
     return dict(serializer.validated_data)
 
 
-def _int_param(request: Request, name: str, default: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0:
-        from games.services import ServiceError
-
-        raise ServiceError("invalid", f"{name} must be a non-negative integer", field=name)
-    return value
-
-
 class GamesPagination(PageNumberPagination):
     page_size = 20
     page_size_query_param = "page_size"
-    max_page_size = 100
+    max_page_size = q.MAX_PAGE_SIZE
 
 
 class GamesView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=["open", "active", "finished"]), OpenApiParameter("mine", int)],
-        responses={200: dict},
+        operation_id="games_list",
+        parameters=[q.GamesQuery],
+        responses={200: r.GameListSerializer, **error_responses(400, 401, 404)},
+        description="Games, newest first, 20 a page (`next` links the following page; past the last: 404).",
     )
     def get(self, request: Request) -> Response:
-        status_filter = request.query_params.get("status")
-        if status_filter and status_filter not in Game.Status.values:
-            return error("invalid", f"status must be one of {Game.Status.values}", 400, field="status")
-        games = selectors.games_list(request.user, status_filter, request.query_params.get("mine") in ("1", "true"))
+        query = q.parsed(q.GamesQuery, request)
+        games = selectors.games_list(request.user, query.get("status"), query.get("mine", False))
         paginator = GamesPagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
         return paginator.get_paginated_response([selectors.game_summary(g) for g in page])
 
-    @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameSummarySerializer})
+    @extend_schema(
+        request=s.GameCreateSerializer,
+        responses={201: r.GameSummarySerializer, **error_responses(400, 401, 403, 413, 415)},
+    )
     def post(self, request: Request) -> Response:
         data = _valid(s.GameCreateSerializer, request.data)
         game = services.game_create(request.user, data["map"], data["players"], data["ranked"], data["turn_seconds"])
@@ -70,7 +67,7 @@ class GamesView(APIView):
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: s.GameSummarySerializer, 404: s.ErrorSerializer})
+    @extend_schema(operation_id="game_retrieve", responses={200: r.GameSummarySerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.game_summary(selectors.game_get(game_id)))
 
@@ -78,51 +75,59 @@ class GameView(APIView):
 class JoinView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.JoinSerializer, responses={200: s.GameSummarySerializer, 409: s.ErrorSerializer})
+    @extend_schema(request=s.JoinSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
         data = _valid(s.JoinSerializer, request.data)
-        game = services.game_join(selectors.game_get(game_id).pk, request.user, data.get("seat"))
+        services.game_join(game.pk, request.user, data.get("seat"))
         return Response(selectors.game_summary(selectors.game_get(game.pk)))
 
 
 class BotsView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.BotSerializer, responses={200: s.GameSummarySerializer, 403: s.ErrorSerializer})
+    @extend_schema(request=s.BotSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
         data = _valid(s.BotSerializer, request.data)
-        game = services.game_add_bot(selectors.game_get(game_id).pk, request.user, data["level"], data.get("seat"))
+        services.game_add_bot(game.pk, request.user, data["level"], data.get("seat"))
         return Response(selectors.game_summary(selectors.game_get(game.pk)))
 
 
 class StartView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.StartSerializer, responses={200: s.GameSummarySerializer, 409: s.ErrorSerializer})
+    @extend_schema(request=s.StartSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
         data = _valid(s.StartSerializer, request.data)
-        game = services.game_start(selectors.game_get(game_id).pk, request.user, data.get("fill_with_bots"))
+        services.game_start(game.pk, request.user, data.get("fill_with_bots"))
         return Response(selectors.game_summary(selectors.game_get(game.pk)))
 
 
 class StateView(APIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: r.StateSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.game_state(selectors.game_row(game_id), request.user))
 
 
 class ReplayView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("at", int, required=True)], responses={200: dict})
+    @extend_schema(
+        parameters=[q.ReplayQuery],
+        responses={200: r.StateSerializer, **error_responses(400, 401, 404)},
+        description="The game as it stood after event `at`, as you could see it then (everything once it is over). "
+        "An `at` past the game's seq is 404.",
+    )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        at = _int_param(request, "at", game.seq)
+        at = q.parsed(q.ReplayQuery, request)["at"]
         if at > game.seq:
-            return error("invalid", f"at must be from 0 to {game.seq}", 400, field="at")
+            return error("not_found", f"the game has no event {at} (it is at seq {game.seq})", 404, field="at")
         return Response(selectors.game_state(game, request.user, at=at))
 
 
 class LegalMovesView(APIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: r.LegalMovesSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.game_legal_moves(selectors.game_row(game_id), request.user))
 
@@ -130,7 +135,7 @@ class LegalMovesView(APIView):
 class MovesView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.MoveRequestSerializer, responses={201: dict, 400: s.ErrorSerializer, 409: s.ErrorSerializer})
+    @extend_schema(request=s.MoveRequestSerializer, responses={201: r.EventsSerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_row(game_id)
         data = _valid(s.MoveRequestSerializer, request.data)
@@ -142,14 +147,20 @@ class MovesView(APIView):
 
 
 class EventsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("after", int)], responses={200: dict})
+    @extend_schema(parameters=[q.EventsQuery], responses={200: r.EventsSerializer, **error_responses(400, 401, 404)})
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_row(game_id)
-        return Response(selectors.events_since(game, request.user, _int_param(request, "after", 0)))
+        after = q.parsed(q.EventsQuery, request).get("after", 0)
+        return Response(selectors.events_since(game, request.user, after))
 
 
 class AuditView(APIView):
-    @extend_schema(responses={(200, "application/jsonl"): str, 409: s.ErrorSerializer})
+    @extend_schema(
+        responses={
+            (200, "application/jsonl"): OpenApiResponse(str, description="one JSON event a line, with hash and prev_hash"),
+            **error_responses(401, 404, 409),
+        },
+    )
     def get(self, request: Request, game_id: str) -> Response | HttpResponse:
         game = selectors.game_get(game_id)
         if game.status != Game.Status.FINISHED and not request.user.is_staff:
@@ -159,12 +170,12 @@ class AuditView(APIView):
 
 
 class VerifyView(APIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: r.VerifySerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(verify_game(selectors.game_get(game_id)))
 
 
 class ScoreView(APIView):
-    @extend_schema(responses={200: dict, 409: s.ErrorSerializer})
+    @extend_schema(responses={200: r.ScoreSerializer, **error_responses(401, 404, 409)})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.game_score(selectors.game_get(game_id)))

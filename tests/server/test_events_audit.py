@@ -88,8 +88,10 @@ def test_replay_at() -> None:
     assert start["seq"] == 0 and start["view"]["routes"] == {}
     first = table.get(0, "replay", at=1)
     assert first["seq"] == 1 and first["view"]["phase"] == "setup_tickets"
-    for bad in (seq + 2, -1, "x"):
+    for bad in (-1, "x", "1.0", ""):
         assert_error(table.clients[0].get(url(table.game_id, "replay"), {"at": bad}), 400, "invalid")
+    assert_error(table.clients[0].get(url(table.game_id, "replay")), 400, "invalid")  # `at` is required
+    assert_error(table.clients[0].get(url(table.game_id, "replay"), {"at": seq + 2}), 404, "not_found")  # not yet
 
 
 def test_audit_and_score_are_closed_before_the_end() -> None:

@@ -173,7 +173,7 @@ def test_join_errors() -> None:
     assert bob.post(url(gid, "join"), {"seat": 2}, format="json").status_code == 200
     assert_error(cyd.post(url(gid, "join"), {"seat": 2}, format="json"), 409, "seat_taken")
     assert_error(cyd.post(url(gid, "join"), {"seat": 0}, format="json"), 409, "seat_taken")
-    assert_error(cyd.post(url(gid, "join"), {"seat": 3}, format="json"), 400, "invalid")
+    assert_error(cyd.post(url(gid, "join"), {"seat": 3}, format="json"), 409, "no_such_seat")  # a 3-seat game
     assert_error(cyd.post(url(gid, "join"), {"seat": "one"}, format="json"), 400, "invalid")
     assert_error(cyd.post(url(gid, "join"), {"seat": -1}, format="json"), 400, "invalid")
     assert_error(bob.post(url(gid, "join"), {}, format="json"), 409, "already_seated")

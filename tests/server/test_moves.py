@@ -363,7 +363,6 @@ def test_malformed_move_requests_are_invalid(payload: Any) -> None:
         (b'{"expected_seq": 8, "move": {"type": "draw_tickets"}', "application/json"),
         (b"", "application/json"),
         (b"\xff\xfe\x00garbage", "application/json"),
-        (b"expected_seq=8&move=draw_tickets", "application/x-www-form-urlencoded"),
     ],
 )
 def test_garbage_move_bodies_are_invalid(raw: bytes, content_type: str) -> None:

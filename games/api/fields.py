@@ -1,0 +1,75 @@
+"""Strict serializer fields: a JSON integer is an integer, a boolean a boolean, a string a string.
+
+DRF's own fields coerce ("12", 12.0 and true all pass as the integer 12 or 1; 12 passes as the string "12"),
+so clients that send the wrong type learn nothing and the schema would not describe what is accepted.
+Error messages never quote the client's value back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class StrictIntegerField(serializers.IntegerField):
+    default_error_messages = {"invalid": "must be a JSON integer"}
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, int) or isinstance(data, bool):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    default_error_messages = {"invalid": "must be true or false"}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    default_error_messages = {"invalid": "must be a string"}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """A string from a fixed list; the error lists the choices instead of quoting the value."""
+
+    def __init__(self, choices: list[str], **kwargs: Any) -> None:
+        kwargs.setdefault("error_messages", {"invalid_choice": f"must be one of {', '.join(choices)}"})
+        super().__init__(choices=choices, **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input="")
+        return super().to_internal_value(data)
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """An integer in a query string: digits only (no "12.0", no "1e3")."""
+
+    default_error_messages = {"invalid": "must be an integer written in digits"}
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not data.isascii() or not data.lstrip("-").isdigit():
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class QueryBooleanField(serializers.BooleanField):
+    default_error_messages = {"invalid": "must be true, false, 1 or 0"}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data in ("true", "1"):
+            return True
+        if data in ("false", "0"):
+            return False
+        self.fail("invalid")
+        raise AssertionError  # fail raises

@@ -1,0 +1,36 @@
+"""Query parameters of the API, parsed strictly and described in the schema (the same serializers do both)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.request import Request
+
+from games.api.fields import QueryBooleanField, QueryIntegerField, StrictChoiceField
+from games.models import Game
+
+MAX_PAGE_SIZE = 100
+
+
+class GamesQuery(serializers.Serializer):
+    status = StrictChoiceField(list(Game.Status.values), required=False, help_text="only games in this status")
+    mine = QueryBooleanField(required=False, help_text="only games you have a seat in (1 or true)")
+    page = QueryIntegerField(min_value=1, required=False)
+    page_size = QueryIntegerField(min_value=1, max_value=MAX_PAGE_SIZE, required=False)
+
+
+class EventsQuery(serializers.Serializer):
+    after = QueryIntegerField(min_value=0, required=False, help_text="the events after this seq (default 0: all)")
+
+
+class ReplayQuery(serializers.Serializer):
+    at = QueryIntegerField(min_value=0, help_text="the seq to show the game at (0 .. the game's seq)")
+
+
+def parsed(query_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    """The query parameters this serializer describes, or a 400 `invalid` naming the one at fault."""
+    given = request.query_params
+    serializer = query_class(data={name: given[name] for name in query_class().fields if name in given})
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

@@ -1,0 +1,201 @@
+"""Response bodies of the API, for the OpenAPI schema: what selectors and services answer, field by field.
+
+Views build their answers as plain data (games.selectors); these serializers describe that data exactly, and
+the schemathesis run in the tests checks every response against them.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.api.hints_schema import event_data_schemas, schema_of
+from games.api.moves_schema import MOVE_SCHEMA
+from games.engine.cards import CARD_KINDS
+from games.engine.scoring import SeatScore
+from games.models import BOT_LEVELS
+
+HAND = {
+    "type": "object",
+    "description": "cards by colour",
+    "properties": {kind: {"type": "integer", "minimum": 0} for kind in CARD_KINDS},
+    "additionalProperties": False,
+}
+
+
+class RegisteredSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class LoggedInSerializer(serializers.Serializer):
+    username = serializers.CharField()
+
+
+class OkSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True)
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    map = serializers.ChoiceField(choices=["europe", "usa"])
+    players = serializers.IntegerField(min_value=2, max_value=5)
+    ranked = serializers.BooleanField()
+    turn_seconds = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=["open", "active", "finished"])
+    seats = SeatSerializer(many=True)
+    created_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    seq = serializers.IntegerField(min_value=0)
+
+
+class GameListSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummarySerializer(many=True)
+
+
+class PublicPlayerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    cards = serializers.IntegerField()
+    tickets = serializers.IntegerField()
+    trains = serializers.IntegerField()
+    stations = serializers.IntegerField()
+    stations_left = serializers.IntegerField(required=False)
+    score = serializers.IntegerField()
+    choosing_tickets = serializers.BooleanField(required=False)
+
+
+@extend_schema_field(HAND)
+class HandField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({**schema_of(SeatScore), "description": "every part of one seat's final score"})
+class SeatScoreField(serializers.JSONField):
+    pass
+
+
+class TunnelSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    route = serializers.CharField()
+    cards = HandField()
+    revealed = serializers.ListField(child=serializers.CharField())
+    extra = serializers.IntegerField()
+
+
+class ViewSerializer(serializers.Serializer):
+    """The game as the requesting user may see it (RULES.md X-SEC-1); once it is finished, everything."""
+
+    map = serializers.ChoiceField(choices=["europe", "usa"])
+    phase = serializers.CharField(help_text="open, setup_tickets, turn, second_card, tunnel_payment, keep_tickets, finished")
+    current_seat = serializers.IntegerField(allow_null=True)
+    your_seat = serializers.IntegerField(allow_null=True)
+    first_seat = serializers.IntegerField(required=False)
+    deciding_seats = serializers.ListField(child=serializers.IntegerField())
+    players = PublicPlayerSerializer(many=True)
+    market = serializers.ListField(child=serializers.CharField())
+    deck_size = serializers.IntegerField()
+    discard_size = serializers.IntegerField(required=False)
+    tickets_left = serializers.IntegerField(required=False)
+    routes = serializers.DictField(child=serializers.IntegerField(), help_text="route id -> seat")
+    stations = serializers.DictField(child=serializers.IntegerField(), help_text="city id -> seat")
+    tunnel = TunnelSerializer(allow_null=True, required=False)
+    last_round = serializers.BooleanField(required=False)
+    turns_left = serializers.IntegerField(allow_null=True, required=False)
+    hand = HandField()
+    tickets = serializers.ListField(child=serializers.CharField())
+    offered_tickets = serializers.ListField(child=serializers.CharField(), required=False)
+    hands = serializers.ListField(child=HandField(), required=False)
+    player_tickets = serializers.ListField(child=serializers.ListField(child=serializers.CharField()), required=False)
+    offered = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False)
+    draw_pile = serializers.ListField(child=serializers.CharField(), required=False)
+    end_reason = serializers.CharField(allow_null=True, required=False)
+    scores = serializers.ListField(child=SeatScoreField(), required=False)
+    winner_seats = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class StateSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=0)
+    status = serializers.ChoiceField(choices=["open", "active", "finished"])
+    view = ViewSerializer()
+
+
+@extend_schema_field(MOVE_SCHEMA)
+class MoveOutField(serializers.JSONField):
+    pass
+
+
+class LegalMovesSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=0)
+    moves = serializers.ListField(child=MoveOutField())
+
+
+@extend_schema_field({"description": "the event's fields as you may see them, by type", "anyOf": event_data_schemas()})
+class EventDataField(serializers.JSONField):
+    pass
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=1)
+    type = serializers.CharField()
+    at = serializers.DateTimeField()
+    seat = serializers.IntegerField(allow_null=True)
+    data = EventDataField()
+
+
+class EventsSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(min_value=0)
+    events = EventSerializer(many=True)
+
+
+_SEAT_SCORE = schema_of(SeatScore)
+
+
+@extend_schema_field(
+    {
+        **_SEAT_SCORE,
+        "properties": {
+            **_SEAT_SCORE["properties"],
+            "username": {"type": "string", "nullable": True},
+            "bot": {"type": "string", "enum": BOT_LEVELS, "nullable": True},
+        },
+        "required": [*_SEAT_SCORE["required"], "username", "bot"],
+        "description": "every part of one seat's final score, and who sat there",
+    }
+)
+class ScoreEntryField(serializers.JSONField):
+    pass
+
+
+class ScoreSerializer(serializers.Serializer):
+    scores = serializers.ListField(child=ScoreEntryField())
+    winner_seats = serializers.ListField(child=serializers.IntegerField())
+    end_reason = serializers.CharField(allow_null=True)
+
+
+class VerifySerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    events = serializers.IntegerField(min_value=0)
+    head_hash = serializers.CharField()
+    problems = serializers.ListField(child=serializers.CharField())
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="machine-readable: see the README's table of error codes")
+    detail = serializers.CharField(help_text="a human sentence")
+    rule = serializers.CharField(required=False, help_text="the RULES.md rule ID that refuses a move")
+    seq = serializers.IntegerField(required=False, help_text="the game's current seq (stale_seq)")
+    field = serializers.CharField(required=False, allow_null=True, help_text="the request field at fault")
+    fields = serializers.DictField(child=serializers.CharField(), required=False, help_text="field -> problem")
