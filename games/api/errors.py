@@ -39,6 +39,7 @@ ERROR_STATUSES = {
     404: "no such game (`not_found`)",
     409: "the game's state refuses it (`stale_seq`, `not_open`, `not_active`, `seat_taken`, ...)",
     413: "the body is too large (`too_large`)",
+    414: "the URL is too long (`url_too_long`)",
     415: "the body is not JSON (`unsupported_media_type`)",
     429: "too many attempts (`throttled`)",
 }

@@ -105,7 +105,9 @@ class ViewSerializer(serializers.Serializer):
     first_seat = serializers.IntegerField(required=False)
     deciding_seats = serializers.ListField(child=serializers.IntegerField())
     players = PublicPlayerSerializer(many=True)
-    market = serializers.ListField(child=serializers.CharField())
+    market = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_KINDS, allow_null=True), help_text="face-up cards; null: an empty slot"
+    )
     deck_size = serializers.IntegerField()
     discard_size = serializers.IntegerField(required=False)
     tickets_left = serializers.IntegerField(required=False)
