@@ -237,3 +237,22 @@ def test_the_schema_lists_every_error_status_with_the_error_body() -> None:
         p["name"] == "at" and p["required"] for p in schema["paths"]["/api/games/{game_id}/replay"]["get"]["parameters"]
     )
     assert list(schema["paths"]["/api/games"]["post"]["requestBody"]["content"]) == ["application/json"]
+
+
+# The README lists every error code the server uses.
+
+
+def test_the_readme_lists_every_error_code_with_its_status() -> None:
+    import re
+    from pathlib import Path
+
+    from games.api.errors import _DRF_CODES
+
+    root = Path(__file__).resolve().parents[2]
+    sources = "".join(p.read_text() for folder in ("games", "ttr_server") for p in (root / folder).rglob("*.py"))
+    used = set(re.findall(r'(?:ServiceError\(|error\()\s*"([a-z_]+)"', sources))
+    used |= set(re.findall(r'"code": "([a-z_]+)"', sources)) | set(_DRF_CODES.values())
+    table = dict(re.findall(r"^\| `([a-z_]+)` \| (\d{3}) \|", (root / "README.md").read_text(), re.MULTILINE))
+    assert used - set(table) == set(), "error codes missing from the README's table"
+    assert {"stale_seq", "illegal_move", "too_large", "username_taken"} <= used  # the scan finds codes at all
+    assert table["stale_seq"] == "409" and table["too_large"] == "413" and table["illegal_move"] == "400"
