@@ -30,30 +30,21 @@ def _variant(kind: str, description: str, **fields: dict[str, Any]) -> dict[str,
 
 
 _ID = {"type": "string", "minLength": 1}
-_DECK = {
-    "type": "object",
-    "title": "draw_card (deck)",
-    "description": "draw the top card of the draw pile",
-    "properties": {
-        "type": {"type": "string", "enum": ["draw_card"]},
-        "source": {"type": "string", "enum": ["deck"]},
-        "index": {"nullable": True, "enum": [None], "description": "no index for the deck (null or absent)"},
-    },
-    "required": ["type", "source"],
-    "additionalProperties": False,
-}
-_MARKET = {
-    "type": "object",
-    "title": "draw_card (market)",
-    "description": "take the face-up card in market slot `index`",
-    "properties": {
-        "type": {"type": "string", "enum": ["draw_card"]},
-        "source": {"type": "string", "enum": ["market"]},
-        "index": {"type": "integer", "minimum": 0, "maximum": 4},
-    },
-    "required": ["type", "source", "index"],
-    "additionalProperties": False,
-}
+
+
+def _draw(source: str, description: str, index: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    schema = _variant("draw_card", description, source={"type": "string", "enum": [source]}, index=index)
+    return {**schema, "title": f"draw_card ({source})", "required": required}
+
+
+_DECK = _draw(
+    "deck", "draw the top card of the draw pile",
+    {"nullable": True, "enum": [None], "description": "no index for the deck (null or absent)"}, ["type", "source"],
+)
+_MARKET = _draw(
+    "market", "take the face-up card in market slot `index`",
+    {"type": "integer", "minimum": 0, "maximum": 4}, ["type", "source", "index"],
+)
 
 MOVE_SCHEMA: dict[str, Any] = {
     "description": "a move: its `type` and that type's fields (API.md)",
