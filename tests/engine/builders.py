@@ -8,8 +8,8 @@ card first, as a player would deal them; the engine keeps the top of a pile at t
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
+from typing import Any, TypeVar
 
 import pytest
 
@@ -136,6 +136,43 @@ def card_count(state: State) -> dict[str, int]:
         for kind, n in cards.items():
             counts[kind] += n
     return counts
+
+
+def non_locomotives_left(state: State) -> int:
+    """Train cards other than locomotives in the draw pile, the discard pile and the market (C-DRW-4)."""
+    in_piles = [card for card in state.draw_pile if card != LOCO]
+    in_market = [card for card in state.market if card is not None and card != LOCO]
+    return len(in_piles) + len(in_market) + sum(n for kind, n in state.discards.items() if kind != LOCO)
+
+
+def assert_c_drw_4_kept(state: State, events: Iterable[ev.Event]) -> None:
+    """Fold a move's `events` from `state` and check the three-locomotive rule (C-DRW-4) all the way: a market is
+    wiped only while it shows 3 locomotives, a skip is recorded only when fewer than 3 other cards are left to
+    make a better market, and the move never ends on 3 face-up locomotives that a wipe could replace."""
+    s = state.copy()
+    for i, event in enumerate(events):
+        where = f"event {i} ({event.type}), market {s.market}, {non_locomotives_left(s)} other cards left"
+        if isinstance(event, ev.MarketDiscarded):
+            assert s.market.count(LOCO) >= 3, f"a wipe without three face-up locomotives at {where}"
+        if isinstance(event, ev.MarketWipeSkipped):
+            assert s.market.count(LOCO) >= 3, f"a skip recorded after a legal market came up at {where}"
+            assert non_locomotives_left(s) < 3, f"a skip recorded while a legal market can still come up at {where}"
+        evolve_in_place(s, event)
+    assert s.market.count(LOCO) < 3 or non_locomotives_left(s) < 3, f"the move ends on the market {s.market}"
+
+
+class ScriptedShuffles(random.Random):
+    """Chance as a test orders it: the first `locomotives_first` shuffles put the locomotives on top, the later
+    ones put them at the bottom (a shuffle's order is a recorded outcome, X-RNG-1, so any order is a possible one)."""
+
+    def __init__(self, locomotives_first: int) -> None:
+        super().__init__(0)
+        self.locomotives_first = locomotives_first
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        on_top = self.locomotives_first > 0
+        self.locomotives_first -= 1
+        x[:] = sorted(x, key=lambda card: (card != LOCO) if on_top else (card == LOCO))
 
 
 def hand_size(state: State, seat: int) -> int:

@@ -4,7 +4,8 @@ Each property plays its own random games and checks one thing the rule book or D
 train cards are always all somewhere (C-CMP-1), trains never go below zero (C-CMP-2, C-CLM-1), a replayed log
 is the state play reached, `decide` accepts every listed legal move and refuses everything else with a rule
 ID of RULES.md, no view or redacted event shows a seat another seat's secrets (X-SEC-1), every game ends
-(C-END-1, C-END-2), every event survives the JSON codec, and the final scores are `final_score` of the board.
+(C-END-1, C-END-2), every event survives the JSON codec, the final scores are `final_score` of the board, and
+the market is wiped, or a skip recorded, exactly when the three-locomotive rule says (C-DRW-4).
 
 The default run is a few games per property; `TTR_PROPERTY_EXAMPLES=2000 pytest tests/engine/test_properties.py`
 plays thousands. The helpers here (playing a game, the invariants) are shared with test_many_games.py.
@@ -39,6 +40,7 @@ from games.engine.scoring import final_score
 from games.engine.setup import begin
 from games.engine.state import FINISHED, SETUP_TICKETS, TUNNEL_PAYMENT, State
 from games.engine.view import redact, view
+from tests.engine.builders import assert_c_drw_4_kept
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ("europe", "usa")
@@ -300,6 +302,18 @@ def test_c_cmp_2_trains_never_go_below_zero_and_match_the_routes_laid(spec: Game
     game = play(spec, after_decision)
     for i, event, state in states_after_each_event(game.events):
         assert_trains_accounted(state, f"{spec} after event {i} ({event.type})")
+
+
+@PROPERTY
+@given(spec=game_specs)
+def test_c_drw_4_the_market_is_wiped_and_a_skip_recorded_only_as_the_rule_says(spec: GameSpec) -> None:
+    def after_decision(d: Decision, _: random.Random) -> None:
+        try:
+            assert_c_drw_4_kept(d.before, d.events)
+        except AssertionError as failure:
+            raise AssertionError(f"{spec} decision {d.number} ({d.move}): {failure}") from failure
+
+    play(spec, after_decision)
 
 
 @PROPERTY

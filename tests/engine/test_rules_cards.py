@@ -9,8 +9,22 @@ import pytest
 from games.engine import events as ev
 from games.engine import legal_moves
 from games.engine import moves as mv
+from games.engine.decide import step
 from games.engine.state import SECOND_CARD, TURN, State
-from tests.engine.builders import LOCO, arrange, card_count, event_types, hand_size, of_type, opening, play, refused, started
+from tests.engine.builders import (
+    LOCO,
+    ScriptedShuffles,
+    arrange,
+    assert_c_drw_4_kept,
+    card_count,
+    event_types,
+    hand_size,
+    of_type,
+    opening,
+    play,
+    refused,
+    started,
+)
 
 MARKET = ["red", "blue", "green", "white", "black"]
 DECK = ["yellow", "orange", "purple", "red", "blue", "green", "white", "black"]
@@ -159,7 +173,35 @@ def test_c_drw_4_the_wipe_stops_when_the_piles_cannot_give_a_better_market_and_s
     after, events = play(state, 0, mv.DrawCard("market", 2))
     assert not of_type(events, ev.MarketDiscarded)
     assert len(of_type(events, ev.MarketWipeSkipped)) == 1
-    assert after.market == [LOCO, LOCO, LOCO, "blue", "green"]
+    assert after.market == [LOCO, LOCO, LOCO, "blue", "green"]  # blue and green are the only other cards left
+    assert_c_drw_4_kept(state, events)
+
+
+# Three locomotives on top of three reshuffles in a row, then none: 3 other cards (blue, white, green) are left
+# among the deck, the discards and the market, so a market with at most 2 locomotives can always come up.
+THREE_OTHERS_LEFT = {"market": [LOCO, LOCO, "red", "blue", "green"], "deck": [LOCO], "discards": {"white": 1}}
+
+
+@pytest.mark.parametrize("bad_reshuffles", [0, 1, 19, 20, 30])
+def test_c_drw_4_the_wipe_has_no_limit_while_three_other_cards_are_left(bad_reshuffles: int) -> None:
+    # Each bad reshuffle turns up three locomotives again; the engine once gave up after 20 wipes and
+    # recorded a skip, even right after the 20th wipe had turned up a legal market.
+    state = position(**THREE_OTHERS_LEFT)
+    after, events = step(state, 0, mv.DrawCard("market", 2), ScriptedShuffles(bad_reshuffles))
+    assert len(of_type(events, ev.MarketDiscarded)) == bad_reshuffles + 1
+    assert not of_type(events, ev.MarketWipeSkipped)
+    assert Counter(after.market) == {"blue": 1, "white": 1, "green": 1, LOCO: 2}  # 6 cards left: the best market
+    assert after.phase == SECOND_CARD and card_count(after) == card_count(state)
+    assert_c_drw_4_kept(state, events)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_c_drw_4_with_exactly_three_other_cards_left_the_market_is_wiped_until_legal(seed: int) -> None:
+    state = position(**THREE_OTHERS_LEFT)
+    after, events = play(state, 0, mv.DrawCard("market", 2), seed)
+    assert of_type(events, ev.MarketDiscarded) and not of_type(events, ev.MarketWipeSkipped)
+    assert after.market.count(LOCO) <= 2
+    assert_c_drw_4_kept(state, events)
 
 
 @pytest.mark.parametrize("seed", [168, 237, 268])
