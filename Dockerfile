@@ -9,7 +9,9 @@ COPY bots bots
 COPY frontend frontend
 COPY manage.py ./
 RUN pip install --no-cache-dir .
-RUN useradd --create-home ttr && mkdir -p /app/var && chown ttr /app/var
+# Static files (Swagger UI's, the web client's) collected once; WhiteNoise serves them from the web processes.
+RUN python manage.py collectstatic --noinput
+RUN useradd --create-home ttr && mkdir -p /app/var && chown -R ttr /app/var
 USER ttr
 EXPOSE 8000
 CMD ["uvicorn", "ttr_server.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2"]
