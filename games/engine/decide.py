@@ -89,9 +89,13 @@ def _end_turn(t: Table, seat: int) -> None:
     s = t.state
     t.fill_market()
     n = s.player_count
+    reveal_waits = s.tunnel is not None  # TurnEnded puts a tunnel's revealed cards on the discard pile (E-TUN-4)
     t.emit(ev.TurnEnded(seat=seat, next_seat=(seat + 1) % n))
     if s.turns_left is None and s.players[seat].trains <= 2:
         t.emit(ev.LastRoundStarted(seat=seat, turns_left=n))
+    if reveal_waits and t.market_would_change():
+        # Now discarded, those cards may fill an empty market slot or allow a wipe (C-DRW-1, C-DRW-4).
+        t.fill_market()
     passes = 0
     while True:
         if s.turns_left == 0:

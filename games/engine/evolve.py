@@ -11,7 +11,7 @@ from typing import Any
 
 from . import events as ev
 from .board import load_board
-from .cards import add, remove
+from .cards import add, remove, total
 from .moves import cards_of
 from .rules import SMALL_GAME
 from .state import (
@@ -63,9 +63,18 @@ def evolve_in_place(state: State, event: ev.Event) -> None:
 def _deck_shuffled(s: State, e: ev.DeckShuffled) -> None:
     assert e.cards is not None, "a redacted event cannot be replayed"
     if e.reason != "setup":
+        _forget_a_reveal_shuffled_in(s, e)
         s.discards.clear()
     # The new cards go under what is left of the pile; the pile's top is the end of the list.
     s.draw_pile[:0] = reversed(e.cards)
+
+
+def _forget_a_reveal_shuffled_in(s: State, e: ev.DeckShuffled) -> None:
+    """Read logs written before E-TUN-4 was kept (November 2026): they put a tunnel's revealed cards on the
+    discard pile with route_claimed or tunnel_declined, so a reshuffle later in the turn took them into the new
+    deck, and its size counts them beside the discards. A log written since shuffles the discard pile alone."""
+    if s.tunnel is not None and e.size == total(s.discards) + len(s.tunnel.revealed):
+        s.tunnel = None
 
 
 def _tickets_shuffled(s: State, e: ev.TicketsShuffled) -> None:
@@ -150,7 +159,6 @@ def _route_claimed(s: State, e: ev.RouteClaimed) -> None:
     twin = s.board.twin_masks[route.index]
     player.barred |= twin
     s.closed |= 1 << route.index | (twin if s.player_count <= SMALL_GAME else 0)
-    _discard_tunnel_reveal(s)
 
 
 def _tunnel_revealed(s: State, e: ev.TunnelRevealed) -> None:
@@ -160,10 +168,12 @@ def _tunnel_revealed(s: State, e: ev.TunnelRevealed) -> None:
 
 
 def _tunnel_declined(s: State, e: ev.TunnelDeclined) -> None:
-    _discard_tunnel_reveal(s)
+    pass  # the played cards never left the hand (E-TUN-3); the revealed ones wait for the end of the turn (E-TUN-4)
 
 
 def _discard_tunnel_reveal(s: State) -> None:
+    """E-TUN-4: the revealed cards go to the discard pile at the end of the turn, not with the claim or the
+    decline, so that no reshuffle during that turn takes them into a new deck."""
     if s.tunnel is not None:
         discards = s.discards
         for card in s.tunnel.revealed:
@@ -185,6 +195,7 @@ def _turn_passed(s: State, e: ev.TurnPassed) -> None:
 
 
 def _turn_ended(s: State, e: ev.TurnEnded) -> None:
+    _discard_tunnel_reveal(s)
     if s.turns_left is not None:
         s.turns_left -= 1
     s.current = e.next_seat

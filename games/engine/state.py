@@ -64,6 +64,8 @@ class State:
     closed: int = 0  # bit mask of routes nobody may claim: claimed ones, and their twins in small games (C-DBL-2)
     station_owner: dict[str, int] = field(default_factory=dict)
     offered: dict[int, tuple[str, ...]] = field(default_factory=dict)  # tickets a seat must choose from
+    # The tunnel claimed this turn, from its reveal to the end of the turn: paid for or declined in TUNNEL_PAYMENT,
+    # then holding its revealed cards until TurnEnded puts them on the discard pile (E-TUN-4).
     tunnel: PendingTunnel | None = None
     turns_left: int | None = None  # set once the last round starts (C-END-1)
     end_reason: str | None = None

@@ -58,6 +58,12 @@ class Table:
         self.fill_market_slots()
         self._three_locomotives()
 
+    def market_would_change(self) -> bool:
+        """Whether `fill_market` would now turn up a card or wipe the market (and not merely record a skip again)."""
+        s = self.state
+        fillable = None in s.market and bool(s.draw_pile or s.discards)
+        return fillable or (s.market.count(LOCOMOTIVE) >= 3 and self._non_locomotives_available() >= 3)
+
     def _three_locomotives(self) -> None:
         """C-DRW-4: wipe while 3 locomotives show; record a skip only when no better market can come up."""
         s = self.state

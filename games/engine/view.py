@@ -74,6 +74,8 @@ def _hand(s: State, seat: int) -> dict[str, int]:
 
 
 def _tunnel(s: State) -> dict[str, Any] | None:
+    # Shown from the reveal to the end of the turn: the revealed cards are public, and in no pile until the
+    # turn ends (E-TUN-4), so every viewer can still account for every card.
     if s.tunnel is None:
         return None
     return {

@@ -19,13 +19,14 @@ import pytest
 from games.codec import event_from_json
 from games.engine import events as ev
 from games.engine import moves as mv
-from games.engine.cards import count, full_deck
+from games.engine.cards import count, full_deck, total
 from games.engine.decide import decide, step
 from games.engine.errors import IllegalMove
-from games.engine.evolve import evolve_in_place, initial_state, replay
+from games.engine.evolve import evolve, evolve_in_place, initial_state, replay
 from games.engine.legal import random_legal_move
 from games.engine.setup import begin
 from games.engine.state import TURN, State
+from games.engine.view import view
 from tests.engine.builders import assert_c_drw_4_kept, card_count, pay
 
 REGRESSIONS = Path(__file__).with_name("regressions")
@@ -52,12 +53,16 @@ class RecordedChance(random.Random):
         return None
 
 
-def decided_again(log: list[ev.Event], lines: tuple[int, int], seat: int, move: mv.Move) -> tuple[State, list[ev.Event]]:
-    """The state before the move the log wrote on `lines` (1-based, inclusive), and that move's events now."""
+def decided_again(log: list[ev.Event], lines: tuple[int, int], seat: int, *moves: mv.Move) -> tuple[State, list[ev.Event]]:
+    """The state before the moves the log wrote on `lines` (1-based, inclusive), and those moves' events now."""
     first, last = lines
-    before = replay(log[: first - 1])
-    _, events = step(before, seat, move, RecordedChance(log[first - 1 : last]))
-    return before, list(events)
+    before = state = replay(log[: first - 1])
+    chance = RecordedChance(log[first - 1 : last])
+    events: list[ev.Event] = []
+    for move in moves:
+        state, new = step(state, seat, move, chance)
+        events.extend(new)
+    return before, events
 
 
 def in_turn(seed: str):
@@ -103,6 +108,26 @@ def test_c_drw_4_usa_5p_seed105_game_25_records_no_skip_after_a_legal_market_cam
     before, events = decided_again(log, (951, 1004), 0, claim)
     assert_c_drw_4_kept(before, events)
     assert events == [e for e in log[950:1004] if e != GAVE_UP]  # the same facts but the false one
+
+
+# E-TUN-4: the revealed cards went to the discard pile with route_claimed or tunnel_declined, before turn_ended.
+# Log: python -m games.engine.simulate --map europe --players 2 --seed 7 --games 300 --log-dir DIR (at 1d71692).
+
+
+def test_e_tun_4_europe_2p_seed7_game_258_the_declined_tunnels_cards_are_discarded_when_the_turn_ends() -> None:
+    # Lines 78-80: seat 1 tries the bucuresti--sofia tunnel with 2 yellow, blue, white and a locomotive come up,
+    # and seat 1 declines. The public discard count grew by those 3 cards at tunnel_declined, before turn_ended.
+    log = read_log("europe-2p-seed7-00258.jsonl.gz")
+    claim = mv.ClaimRoute("bucuresti--sofia", pay(yellow=2))
+    before, events = decided_again(log, (78, 80), 1, claim, mv.DeclineTunnel())
+    assert events == log[77:80]  # the same facts: only when the revealed cards reach the discard pile changed
+    discard_sizes = []
+    state = before
+    for event in events:
+        state = evolve(state, event)
+        discard_sizes.append(view(state, None)["discard_size"])
+    held = total(before.discards)
+    assert discard_sizes == [held, held, held + 3]  # tunnel_revealed, tunnel_declined, turn_ended
 
 
 @pytest.mark.parametrize("name", sorted(path.name for path in REGRESSIONS.glob("*.jsonl.gz")))

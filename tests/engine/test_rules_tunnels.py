@@ -7,11 +7,12 @@ a green tunnel of length 2.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 
 from games.engine import events as ev
-from games.engine import legal_moves
+from games.engine import evolve, legal_moves, view
 from games.engine import moves as mv
 from games.engine.board import load_board
 from games.engine.state import TUNNEL_PAYMENT, TURN, State
@@ -217,6 +218,101 @@ def test_e_tun_4_the_revealed_cards_are_out_of_the_deck_while_the_player_decides
     after, _ = reveal(state, claim(GRAY_TUNNEL, red=2))
     assert after.tunnel is not None and after.tunnel.revealed == ("red", "white", "blue")
     assert after.discards == {} and len(after.draw_pile) == len(FILLER)
+
+
+def whole_turn(state: State, answer: mv.Move | None) -> tuple[ev.Event, ...]:
+    """The events of seat 0's turn: claiming the gray tunnel with 2 red, then `answer` if more is owed."""
+    after, events = play(state, 0, claim(GRAY_TUNNEL, red=2))
+    if after.phase == TUNNEL_PAYMENT:
+        assert answer is not None
+        events += play(after, 0, answer)[1]
+    return events
+
+
+def states_through(state: State, events: tuple[ev.Event, ...]) -> Iterator[tuple[ev.Event, State]]:
+    """Each event with the state right after it."""
+    for event in events:
+        state = evolve(state, event)
+        yield event, state
+
+
+def evolve_all(state: State, events: tuple[ev.Event, ...]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+@pytest.mark.parametrize("outcome", ["paid", "declined", "nothing_to_add"])
+def test_e_tun_4_the_revealed_cards_join_the_discard_pile_only_when_the_turn_ends(outcome: str) -> None:
+    # The engine once discarded them with route_claimed or tunnel_declined: the discard count showed them early.
+    top3 = ["white", "blue", "green"] if outcome == "nothing_to_add" else ["red", "white", "blue"]
+    state = position({"red": 3}, [*top3, *FILLER], discards={"yellow": 1})
+    answer = {"paid": mv.PayTunnel(pay(red=1)), "declined": mv.DeclineTunnel(), "nothing_to_add": None}[outcome]
+    paid = Counter({"paid": {"red": 3}, "declined": {}, "nothing_to_add": {"red": 2}}[outcome])
+    claimed = False
+    for event, after in states_through(state, whole_turn(state, answer)):
+        claimed = claimed or isinstance(event, ev.RouteClaimed)
+        if isinstance(event, ev.TurnEnded):
+            assert Counter(after.discards) == Counter(yellow=1) + paid + Counter(top3) and after.tunnel is None
+            return
+        assert Counter(after.discards) == Counter(yellow=1) + (paid if claimed else Counter()), event
+        assert after.tunnel is not None and after.tunnel.revealed == tuple(top3), event
+    raise AssertionError("the turn did not end")
+
+
+def test_e_tun_4_a_reshuffle_later_in_the_turn_leaves_the_revealed_cards_out() -> None:
+    # The reveal uses up the deck and a market slot is empty: refilling it at the end of the turn reshuffles
+    # the discards, the paid cards among them, but not the revealed cards, which are not discarded yet.
+    state = arrange(position({"red": 3}, ["red", "white", "blue"], {"yellow": 1}), market=[*["black"] * 4, None])
+    events = whole_turn(state, mv.PayTunnel(pay(red=1)))
+    assert event_types(events)[:5] == ["tunnel_revealed", "route_claimed", "deck_shuffled", "market_revealed", "turn_ended"]
+    assert Counter(of_type(events, ev.DeckShuffled)[0].cards) == {"red": 3, "yellow": 1}
+    after = evolve_all(state, events)
+    assert after.discards == {"red": 1, "white": 1, "blue": 1} and len(after.draw_pile) == 3
+    assert card_count(after) == card_count(state)
+
+
+def test_e_tun_4_once_discarded_the_revealed_cards_can_fill_an_empty_market_slot() -> None:
+    # Nothing else can fill the slot during the turn; as the next turn begins, the discarded reveal can (C-DRW-1).
+    state = arrange(position({"red": 3}, ["red", "white", "blue"]), market=[*["black"] * 4, None])
+    events = whole_turn(state, mv.DeclineTunnel())
+    assert event_types(events) == ["tunnel_revealed", "tunnel_declined", "turn_ended", "deck_shuffled", "market_revealed"]
+    assert Counter(of_type(events, ev.DeckShuffled)[0].cards) == {"red": 1, "white": 1, "blue": 1}
+    after = evolve_all(state, events)
+    assert after.current == 1 and after.market[4] is not None and after.discards == {}
+    assert card_count(after) == card_count(state)
+
+
+def test_e_tun_4_every_view_shows_the_revealed_cards_until_they_are_discarded() -> None:
+    # The revealed cards are public (X-SEC-1): between the claim and the end of the turn they are in no pile,
+    # so each view shows them with the tunnel, and every card stays in sight.
+    state = position({"red": 3}, ["red", "white", "blue", *FILLER], discards={"yellow": 1})
+    cards = sum(card_count(state).values())
+    for event, after in states_through(state, whole_turn(state, mv.PayTunnel(pay(red=1)))):
+        for viewer in (0, 1, None):
+            shown = view(after, viewer)
+            revealed = shown["tunnel"]["revealed"] if shown["tunnel"] else []
+            assert revealed == ([] if after.tunnel is None else ["red", "white", "blue"]), event
+            market = sum(1 for card in shown["market"] if card is not None)
+            held = sum(player["cards"] for player in shown["players"])
+            assert shown["deck_size"] + shown["discard_size"] + market + held + len(revealed) == cards, event
+        assert (after.tunnel is None) == isinstance(event, ev.TurnEnded)
+
+
+def test_e_tun_4_a_log_written_before_the_fix_still_replays_with_every_card_once() -> None:
+    # Such a log discarded the revealed cards with route_claimed, so the reshuffle later in the turn took them
+    # into the new deck (7 cards: the 3 paid, the yellow and the 3 revealed): they must not be discarded again.
+    state = arrange(position({"red": 3}, ["red", "white", "blue"], {"yellow": 1}), market=[*["black"] * 4, None])
+    old_log = (
+        ev.TunnelRevealed(0, GRAY_TUNNEL, pay(red=2), ("red", "white", "blue"), 1),
+        ev.RouteClaimed(0, GRAY_TUNNEL, pay(red=3), 2),
+        ev.DeckShuffled(7, "reshuffle", ("red", "yellow", "white", "blue", "red", "red", "red")),
+        ev.MarketRevealed((4,), ("red",)),
+        ev.TurnEnded(0, 1),
+    )
+    after = evolve_all(state, old_log)
+    assert after.discards == {} and len(after.draw_pile) == 6 and after.tunnel is None
+    assert card_count(after) == card_count(state)
 
 
 # E-TUN-5: fewer than 3 cards to reveal.
