@@ -1,0 +1,173 @@
+"""A live embedded server, started as `make run` starts it, for integration tests and bench/bot_latency.py.
+
+`embedded_server()` makes a temporary var dir (TTR_VAR_DIR), migrates a fresh SQLite database there, starts
+`manage.py runall` on a free port in a process group of its own, with DATABASE_URL, REDIS_URL and
+CELERY_BROKER_URL removed from the environment (so: SQLite, the in-memory channel layer and the filesystem
+broker, as under `make run`), and waits until it answers. On exit it stops the server with SIGTERM and fails
+if any process the server started is still running. Processes are found by their process group in /proc:
+Linux only (`LINUX` says whether these helpers can run).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+LINUX = Path("/proc/self/stat").exists()
+EMBEDDED_UNSET = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")  # what test-env or a shell may have set
+START_SECONDS = 60
+STOP_SECONDS = 15
+
+
+def runall_command(port: int) -> list[str]:
+    return [sys.executable, "manage.py", "runall", "--port", str(port)]
+
+
+def make_run_command(port: int) -> list[str]:
+    # -o: never rebuild the virtualenv here, even when pyproject.toml is newer than its stamp
+    return ["make", "--no-print-directory", "-o", ".venv/.installed", "run", f"PORT={port}"]
+
+
+def embedded_env(var_dir: Path) -> dict[str, str]:
+    env = {name: value for name, value in os.environ.items() if name not in EMBEDDED_UNSET}
+    env.update(TTR_VAR_DIR=str(var_dir), PYTHONUNBUFFERED="1")
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Process:
+    pid: int
+    command: str
+
+
+def group_members(group: int) -> list[Process]:
+    """The processes of a process group that are still running (zombies are dead: not counted)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after "pid (comm)": state, ppid, pgrp, ...
+            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[2]) == group and fields[0] != "Z":
+            found.append(Process(int(stat.parent.name), command.strip()))
+    return found
+
+
+@dataclass
+class LiveServer:
+    process: subprocess.Popen[bytes]
+    port: int
+    var_dir: Path
+
+    @property
+    def api(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api"
+
+    def processes(self) -> list[Process]:
+        """Everything the server started and that still runs (its process group, itself included)."""
+        return group_members(self.process.pid)
+
+    def worker(self) -> Process:
+        workers = [p for p in self.processes() if " -m celery " in p.command and " worker" in p.command]
+        assert len(workers) == 1, (self.processes(), self.log())
+        return workers[0]
+
+    def log(self) -> str:
+        return (self.var_dir / "server.log").read_text(errors="replace")[-4000:]
+
+    def wait_serving(self) -> None:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"the server exited ({self.process.returncode}):\n{self.log()}"
+            try:
+                if httpx.get(f"{self.api}/games", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"the server did not answer in {START_SECONDS} s:\n{self.log()}")
+
+    def wait_stopped(self, seconds: float) -> list[Process]:
+        """Wait until nothing the server started runs; what still runs after `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            self.process.poll()  # reap the top process, or it stays a zombie
+            left = self.processes()
+            if not left or time.monotonic() > deadline:
+                return left
+            time.sleep(0.05)
+
+    def stop(self) -> list[Process]:
+        """SIGTERM to the server; what was still running after STOP_SECONDS (then killed)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        left = self.wait_stopped(STOP_SECONDS)
+        if left:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        return left
+
+
+@contextmanager
+def embedded_server(command: Callable[[int], list[str]] = runall_command, *, migrate: bool = True) -> Iterator[LiveServer]:
+    """A live server as `make run` starts it (`command(port)`; `migrate=False` when the command migrates)."""
+    with tempfile.TemporaryDirectory(prefix="ttr-live-", ignore_cleanup_errors=True) as tmp:
+        var_dir = Path(tmp)
+        env = embedded_env(var_dir)
+        if migrate:
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+        port = free_port()
+        with open(var_dir / "server.log", "wb") as log:
+            process = subprocess.Popen(
+                command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        server = LiveServer(process, port, var_dir)
+        try:
+            server.wait_serving()
+            yield server
+        finally:
+            left = server.stop()
+        assert not left, f"still running {STOP_SECONDS} s after SIGTERM: {left}\n{server.log()}"
+
+
+def client(server: LiveServer, username: str, password: str = "correct-horse-9") -> httpx.Client:
+    """An HTTP client of the server's API with the token of a newly registered user."""
+    http = httpx.Client(base_url=server.api, timeout=30)
+    answer = http.post("/auth/register", json={"username": username, "password": password})
+    assert answer.status_code == 201, answer.text
+    http.headers["Authorization"] = f"Token {answer.json()['token']}"
+    return http
+
+
+def my_decision(http: httpx.Client, game: str, seconds: float = 60, poll: float = 0.02) -> dict[str, Any] | None:
+    """Wait until the client's user alone decides in `game`: the bots have answered, so nothing else can move
+    the seq. The `/state` answer then, or None once the game is over."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        state = http.get(f"/games/{game}/state").json()
+        if state["status"] != "active":
+            return None
+        if state["view"]["deciding_seats"] == [state["view"]["your_seat"]]:
+            return dict(state)
+        time.sleep(poll)
+    raise AssertionError(f"the bots did not answer in {seconds} s")
