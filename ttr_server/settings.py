@@ -88,8 +88,13 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", de
         "timeout": 20,
     }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Several processes (web, worker) share the file: wait for locks instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Several processes (web, worker) and threads share the file. A transaction takes the write lock as it
+    # begins (IMMEDIATE), waiting up to `timeout` s for it: one that read first and then asked for the lock
+    # would be refused at once ("database is locked": SQLite will not wait where waiting could deadlock),
+    # a 500 where a stale move must get 409. WAL lets readers go on while a writer writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = ["games.accounts.UsernameBackend"]  # usernames match in any case and NFKC form
