@@ -96,3 +96,11 @@ def test_of_many_moves_at_one_seq_one_wins_and_the_others_get_stale_seq_never_a_
         assert all(body["code"] == "stale_seq" for status, body in answers if status == 409), answers
         won = next(body for status, body in answers if status == 201)
         seq = play(human, game, won["seq"], DECK)  # the turn's second card: the bot's turn next
+
+
+def test_a_bot_seat_answers_a_human_move_through_the_worker(server: LiveServer) -> None:
+    game, human = game_against_a_bot(server, "human")
+    seq = keep_tickets_and_pass_the_turn(game, human)
+    back = turn_handed_back(game, human, seq)
+    answer = human.get(f"/games/{game}/events", params={"after": seq}).json()["events"]
+    assert answer[0]["seat"] == 1 and answer[-1]["seq"] == back  # the bot's move, then its turn's end
