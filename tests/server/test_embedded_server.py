@@ -3,6 +3,8 @@ worker), live on a free port and driven over HTTP. One server serves the whole m
 
 from __future__ import annotations
 
+import json
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -11,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import LINUX, LiveServer, client, embedded_server, my_decision
+from tests.server.live import LINUX, ROOT, LiveServer, client, embedded_server, my_decision
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not LINUX, reason="the live-server helpers read /proc")]
 
@@ -104,3 +106,25 @@ def test_a_bot_seat_answers_a_human_move_through_the_worker(server: LiveServer) 
     back = turn_handed_back(game, human, seq)
     answer = human.get(f"/games/{game}/events", params={"after": seq}).json()["events"]
     assert answer[0]["seat"] == 1 and answer[-1]["seq"] == back  # the bot's move, then its turn's end
+
+
+def curl_walkthrough(server: LiveServer) -> str:
+    """The README's "Playing with curl" shell block, aimed at the live server."""
+    section = (ROOT / "README.md").read_text().split("## Playing with curl", 1)[1]
+    block = section.split("```sh\n", 1)[1].split("```\n", 1)[0]
+    assert "http://127.0.0.1:8000/api" in block
+    return block.replace("http://127.0.0.1:8000/api", server.api)
+
+
+def test_the_readme_curl_walkthrough_plays_when_pasted_and_again_when_pasted_twice(server: LiveServer) -> None:
+    block = curl_walkthrough(server)
+    for _ in range(2):  # the second time the user exists: it logs in instead
+        # -e and pipefail: any step that fails ends the script with its status
+        run = subprocess.run(["bash", "-e", "-o", "pipefail"], input=block, capture_output=True, text=True, timeout=90)
+        assert run.returncode == 0, (run.stdout, run.stderr)
+        lines = run.stdout.splitlines()
+        assert [line for line in lines if line.isdigit()] == ["201", "201"], run.stdout  # both moves were taken
+        assert json.loads(lines[-2])["events"][0]["type"] == "card_drawn", run.stdout
+    token = httpx.post(f"{server.api}/auth/token", json={"username": "ada", "password": "correct-horse-9"}).json()
+    games = httpx.get(f"{server.api}/games", params={"mine": 1}, headers={"Authorization": f"Token {token['token']}"})
+    assert len(games.json()["results"]) == 2
