@@ -73,9 +73,12 @@ class World:
 def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
     """Committed data that the application's threads see, made once for all operations and flushed after."""
     from django.conf import settings
+    from django.core.cache import cache
     from django.core.management import call_command
 
     hashers, settings.PASSWORD_HASHERS = settings.PASSWORD_HASHERS, FAST_HASHERS
+    throttle, settings.AUTH_THROTTLE_RATE = settings.AUTH_THROTTLE_RATE, "100000/min"  # module fixtures run first
+    cache.clear()  # earlier tests' auth attempts
     with django_db_blocker.unblock():
         ada, bob = register("ada"), register("bob")
         open_mine = create_game(ada, "europe", 3)["id"]
@@ -87,7 +90,7 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
         finish_by_services(finished, random.Random(3))
         yield World(ada.token, [open_mine, open_other, active, finished])  # type: ignore[attr-defined]
         call_command("flush", interactive=False, verbosity=0)
-    settings.PASSWORD_HASHERS = hashers
+    settings.PASSWORD_HASHERS, settings.AUTH_THROTTLE_RATE = hashers, throttle
 
 
 schema = schemathesis.openapi.from_asgi("/api/schema/?format=json", application, config=CONFIG)
