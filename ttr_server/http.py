@@ -37,9 +37,10 @@ class ASGIHandler(asgi.ASGIHandler):
         super().load_middleware(is_async=False)  # the chain runs in the worker thread, sync end to end
 
     async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        refusal = _refusal(scope)
-        if refusal is not None:
-            await self.send_response(refusal, send)
+        path = scope.get("raw_path") or scope["path"]
+        refused = limits.refusal(len(path) + len(scope.get("query_string", b"")), _header(scope, b"content-length"))
+        if refused is not None:
+            await self.send_response(refused, send)
             return
         try:
             body_file = await self.read_body(receive)
@@ -90,13 +91,8 @@ class ASGIHandler(asgi.ASGIHandler):
         return response
 
 
-def _refusal(scope: dict[str, Any]) -> HttpResponseBase | None:
-    if len(scope.get("raw_path") or scope["path"]) + len(scope.get("query_string", b"")) > limits.MAX_URL_CHARS:
-        return limits.url_too_long()
-    headers = dict(scope.get("headers", ()))
-    if (limits.declared_length(headers.get(b"content-length")) or 0) > limits.MAX_BODY_BYTES:
-        return limits.too_large()
-    return None
+def _header(scope: dict[str, Any], name: bytes) -> bytes | None:
+    return next((value for key, value in scope.get("headers", ()) if key == name), None)
 
 
 def get_asgi_application() -> ASGIHandler:

@@ -26,12 +26,21 @@ def url_too_long() -> JsonResponse:
     return JsonResponse({"code": "url_too_long", "detail": detail}, status=414)
 
 
-def declared_length(value: str | bytes | None) -> int | None:
-    """The Content-Length a client declared, or None when it declared none or nonsense (then we count)."""
+def refusal(url_chars: int, content_length: str | bytes | None) -> JsonResponse | None:
+    """The answer to a request whose URL or declared body is over the limit, or None to go on."""
+    if url_chars > MAX_URL_CHARS:
+        return url_too_long()
+    if _declared(content_length) > MAX_BODY_BYTES:
+        return too_large()
+    return None
+
+
+def _declared(value: str | bytes | None) -> int:
+    """The Content-Length a client declared; 0 when none or nonsense (then the body is counted as it comes)."""
     try:
-        return int(value) if value else None
+        return int(value) if value else 0
     except ValueError:
-        return None
+        return 0
 
 
 class RequestLimitsMiddleware:
@@ -39,8 +48,5 @@ class RequestLimitsMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if len(request.get_full_path()) > MAX_URL_CHARS:
-            return url_too_long()
-        if (declared_length(request.META.get("CONTENT_LENGTH")) or 0) > MAX_BODY_BYTES:
-            return too_large()
-        return self.get_response(request)
+        refused = refusal(len(request.get_full_path()), request.META.get("CONTENT_LENGTH"))
+        return refused if refused is not None else self.get_response(request)

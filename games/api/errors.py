@@ -13,6 +13,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.api.responses import ErrorSerializer
 from games.codec import InvalidMove
 from games.engine import IllegalMove, NotYourTurn
 from games.log import StaleSeq
@@ -47,8 +48,6 @@ ERROR_STATUSES = {
 
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     """The schema's error responses for these statuses: each the error body, described."""
-    from games.api.responses import ErrorSerializer
-
     return {code: OpenApiResponse(ErrorSerializer, description=ERROR_STATUSES[code]) for code in statuses}
 
 

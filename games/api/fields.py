@@ -72,4 +72,3 @@ class QueryBooleanField(serializers.BooleanField):
         if data in ("false", "0"):
             return False
         self.fail("invalid")
-        raise AssertionError  # fail raises

@@ -10,17 +10,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.hints_schema import event_data_schemas, schema_of
-from games.api.moves_schema import MOVE_SCHEMA
+from games.api.moves_schema import MOVE_SCHEMA, PAYMENT_SCHEMA
 from games.engine.cards import CARD_KINDS
 from games.engine.scoring import SeatScore
 from games.models import BOT_LEVELS
 
-HAND = {
-    "type": "object",
-    "description": "cards by colour",
-    "properties": {kind: {"type": "integer", "minimum": 0} for kind in CARD_KINDS},
-    "additionalProperties": False,
-}
+HAND = {**PAYMENT_SCHEMA, "description": "cards by colour"}
 
 
 class RegisteredSerializer(serializers.Serializer):
