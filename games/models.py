@@ -32,6 +32,8 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField()
     ranked = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # The bot level that plays a seat whose time ran out or whose player resigned (X-TIME-1).
+    fallback_bot = models.CharField(max_length=16, default="greedy")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -53,7 +55,12 @@ class Game(models.Model):
 
     @property
     def bot_seats(self) -> frozenset[int]:
-        return frozenset(seat.number for seat in self.seat_list if seat.bot)
+        """The seats a bot plays: bot seats, and the seats of players who resigned."""
+        return frozenset(seat.number for seat in self.seat_list if seat.played_by_bot)
+
+    @property
+    def bot_levels(self) -> dict[int, str]:
+        return {seat.number: seat.played_by_bot for seat in self.seat_list if seat.played_by_bot}
 
 
 class Seat(models.Model):
@@ -63,6 +70,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     bot = models.CharField(max_length=16, null=True, blank=True)
+    # Set when the seat's player resigns: the level of the bot that plays the seat from then on (the
+    # `seat_resigned` event in the log is the record; this copy lets a move find the bots without a replay).
+    stand_in = models.CharField(max_length=16, null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -79,6 +89,11 @@ class Seat(models.Model):
     @property
     def taken(self) -> bool:
         return self.user_id is not None or bool(self.bot)
+
+    @property
+    def played_by_bot(self) -> str | None:
+        """The level of the bot that makes this seat's decisions, or None when its player does."""
+        return self.bot or self.stand_in or None
 
 
 class AppendOnlyError(RuntimeError):

@@ -3,11 +3,11 @@
 The game is three functions: `decide(state, seat, move, rng) -> events` (or `IllegalMove`),
 `evolve(state, event) -> state`, and `replay(events) = fold(evolve)`. `start_game` opens a game,
 `legal_moves` lists what a seat may do, `view` and `redact` project state and events for one viewer,
-and `final_score` scores a finished board.
+`final_score` scores a finished board and `score_ended` turns that into the `game_scored` event.
 """
 
 from .board import Board, load_board
-from .decide import decide, step
+from .decide import decide, score_ended, step
 from .errors import IllegalMove, NotYourTurn
 from .events import EVENT_TYPES, Event
 from .evolve import evolve, evolve_in_place, replay
@@ -40,6 +40,7 @@ __all__ = [
     "random_legal_move",
     "redact",
     "replay",
+    "score_ended",
     "start_game",
     "step",
     "view",

@@ -112,11 +112,18 @@ def _end_turn(t: Table, seat: int) -> None:
 
 
 def _finish(t: Table, reason: str) -> None:
-    s = t.state
+    t.emit(ev.GameEnded(reason=reason))
+
+
+def score_ended(state: State) -> ev.GameScored:
+    """The `game_scored` event of an ended game: its final score, from the board as it stands (pure)."""
+    if not state.finished:
+        raise ValueError("only an ended game is scored")
+    s = state
     result = final_score(
         s.board, s.player_count, s.route_owner, s.station_owner, [p.tickets for p in s.players]
     )
-    t.emit(ev.GameEnded(reason=reason, scores=result.scores, winner_seats=result.winner_seats))
+    return ev.GameScored(scores=result.scores, winner_seats=result.winner_seats)
 
 
 # Drawing train cards (C-DRW-1..5).

@@ -180,11 +180,53 @@ class LastRoundStarted:
 
 @dataclass(frozen=True, slots=True)
 class GameEnded:
+    """No more moves: the game is over. Scoring follows as its own event (`GameScored`), from the workers."""
+
+    type: ClassVar[str] = "game_ended"
+    v: ClassVar[int] = 2
+    reason: str  # "last_round" (C-END-1) or "no_moves" (C-END-2)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEndedV1:
+    """The first shape of `game_ended`, with the final score inside: read in old logs, never written now."""
+
     type: ClassVar[str] = "game_ended"
     v: ClassVar[int] = 1
-    reason: str  # "last_round" (C-END-1) or "no_moves" (C-END-2)
+    reason: str
     scores: tuple[SeatScore, ...]
     winner_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameScored:
+    """The final score of an ended game (`scoring.final_score`): every part of every score, and the winners."""
+
+    type: ClassVar[str] = "game_scored"
+    v: ClassVar[int] = 1
+    scores: tuple[SeatScore, ...]
+    winner_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimedOut:
+    """The seat's decision ran past the game's turn time (X-TIME-1): the fallback bot plays it next."""
+
+    type: ClassVar[str] = "turn_timed_out"
+    v: ClassVar[int] = 1
+    seat: int
+    seconds: int
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResigned:
+    """The seat's player left: the fallback bot plays the seat's decisions for the rest of the game."""
+
+    type: ClassVar[str] = "seat_resigned"
+    v: ClassVar[int] = 1
+    seat: int
+    bot: str
 
 
 Event = (
@@ -206,12 +248,19 @@ Event = (
     | TurnEnded
     | LastRoundStarted
     | GameEnded
+    | GameEndedV1
+    | GameScored
+    | TurnTimedOut
+    | SeatResigned
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
         GameStarted, DeckShuffled, TicketsShuffled, CardsDealt, MarketRevealed, MarketDiscarded,
         MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
-        TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded,
+        TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded, GameScored,
+        TurnTimedOut, SeatResigned,
     )
 }
+# Older shapes of an event type, by (type, v): the codec reads them, `evolve` folds them, nothing writes them.
+LEGACY_EVENT_TYPES: dict[tuple[str, int], type[Event]] = {(GameEndedV1.type, GameEndedV1.v): GameEndedV1}

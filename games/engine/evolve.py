@@ -206,12 +206,21 @@ def _last_round_started(s: State, e: ev.LastRoundStarted) -> None:
     s.turns_left = e.turns_left
 
 
-def _game_ended(s: State, e: ev.GameEnded) -> None:
+def _game_ended(s: State, e: ev.GameEnded | ev.GameEndedV1) -> None:
     s.phase = FINISHED
     s.current = None
     s.end_reason = e.reason
+    if isinstance(e, ev.GameEndedV1):  # the old shape carried the score
+        _game_scored(s, e)
+
+
+def _game_scored(s: State, e: ev.GameScored | ev.GameEndedV1) -> None:
     s.scores = e.scores
     s.winner_seats = e.winner_seats
+
+
+def _no_change(s: State, e: Any) -> None:
+    """Facts about who plays a seat (time-outs, resignations): the board does not change."""
 
 
 def _game_started(s: State, e: ev.GameStarted) -> None:
@@ -237,4 +246,8 @@ _APPLY: dict[type[Any], Callable[[State, Any], None]] = {
     ev.TurnEnded: _turn_ended,
     ev.LastRoundStarted: _last_round_started,
     ev.GameEnded: _game_ended,
+    ev.GameEndedV1: _game_ended,
+    ev.GameScored: _game_scored,
+    ev.TurnTimedOut: _no_change,
+    ev.SeatResigned: _no_change,
 }

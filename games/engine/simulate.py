@@ -20,7 +20,8 @@ from pathlib import Path
 
 from . import events as ev
 from .board import MAP_NAMES
-from .decide import step
+from .decide import score_ended, step
+from .evolve import evolve_in_place
 from .legal import random_legal_move
 from .setup import begin
 from .state import State
@@ -47,6 +48,10 @@ def play_random_game(map_name: str, players: int, rng: random.Random) -> GameRec
         state, new_events = step(state, seat, move, rng, in_place=True)
         record.events.extend(new_events)
         record.decisions += 1
+    if state.finished:  # the server's workers score an ended game: here the simulator does
+        scored = score_ended(state)
+        evolve_in_place(state, scored)
+        record.events.append(scored)
     record.state = state
     return record
 

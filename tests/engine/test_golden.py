@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from games.codec import event_to_dict, move_to_dict
-from games.engine.decide import step
+from games.engine.decide import score_ended, step
 from games.engine.evolve import evolve_in_place, initial_state
 from games.engine.legal import legal_moves
 from games.engine.setup import begin
@@ -55,6 +55,8 @@ def playthrough(map_name: str, players: int) -> list[str]:
         causes.append({"seat": seat, "move": move_to_dict(move), "legal_moves": len(moves)})
         causes.extend([None] * (len(new) - 1))
         events.extend(new)
+    events.append(score_ended(state))  # what the workers append after game_ended
+    causes.append(None)
 
     viewers: list[tuple[str, int | None]] = [*((str(seat), seat) for seat in range(players)), ("spectator", None)]
     lines = []
@@ -137,8 +139,9 @@ def test_golden_games_end_and_cover_the_rare_events() -> None:
     types: set[str] = set()
     for map_name, players in GAMES:
         lines = read_golden(golden_path(map_name, players))
-        last = json.loads(lines[-1])
-        assert last["event"]["type"] == "game_ended" and last["views"]["spectator"]["phase"] == "finished"
+        ended, last = (json.loads(line) for line in lines[-2:])
+        assert ended["event"]["type"] == "game_ended" and ended["views"]["spectator"]["phase"] == "finished"
+        assert last["event"]["type"] == "game_scored" and last["views"]["spectator"]["scores"]
         types |= {json.loads(line)["event"]["type"] for line in lines}
     # The four games between them exercise tunnels, stations, reshuffles and the last round.
     assert {"tunnel_revealed", "station_built", "deck_shuffled", "last_round_started", "tickets_kept"} <= types

@@ -31,9 +31,9 @@ from games.codec import event_from_dict, event_from_json, event_to_dict, event_t
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS, CARDS_PER_COLOUR, COLOURS, LOCOMOTIVE, LOCOMOTIVES
-from games.engine.decide import step
+from games.engine.decide import score_ended, step
 from games.engine.errors import IllegalMove, NotYourTurn
-from games.engine.evolve import evolve_in_place, initial_state, replay
+from games.engine.evolve import evolve, evolve_in_place, initial_state, replay
 from games.engine.legal import legal_move_count, legal_moves, random_legal_move
 from games.engine.moves import cards_of
 from games.engine.scoring import final_score
@@ -172,7 +172,9 @@ def play(spec: GameSpec, on_decision: OnDecision | None = None) -> PlayedGame:
             on_decision(Decision(decisions, seat, move, state, new, after, events), checks)
         state = after
         decisions += 1
-    return PlayedGame(spec, events, decisions, state)
+    scored = score_ended(state)  # what the server's workers append after game_ended
+    events.append(scored)
+    return PlayedGame(spec, events, decisions, evolve(state, scored))
 
 
 def states_after_each_event(events: list[ev.Event]) -> Iterator[tuple[int, ev.Event, State]]:
@@ -599,7 +601,7 @@ def assert_redacted_event_hides_secrets(
     """`own_tickets`: the tickets ever dealt to the viewer, the only ones it may read in the log before the end."""
     shown = redact(event, viewer)
     data = json.loads(event_to_json(shown))
-    if isinstance(event, ev.GameEnded):
+    if isinstance(event, ev.GameScored):
         return  # the final scores name every ticket: once the game is over everything is public
     leaked = (strings_in(data) & all_tickets) - own_tickets
     assert not leaked, f"{where}: viewer {viewer} is shown tickets {leaked} in {event.type}"
@@ -655,9 +657,10 @@ def test_c_end_1_every_game_ends_and_the_last_round_gives_each_seat_one_more_tur
     s = game.state
     assert s.finished and s.deciders() == ()
     ended = [i for i, e in enumerate(game.events) if isinstance(e, ev.GameEnded)]
-    assert ended == [len(game.events) - 1], f"{spec}: game_ended must be the last event, once"
-    last = game.events[-1]
-    assert isinstance(last, ev.GameEnded) and last.scores == s.scores and last.winner_seats == s.winner_seats
+    assert ended == [len(game.events) - 2], f"{spec}: game_ended must be the last move's event, once"
+    last, scored = game.events[-2:]
+    assert isinstance(last, ev.GameEnded) and isinstance(scored, ev.GameScored)
+    assert scored.scores == s.scores and scored.winner_seats == s.winner_seats
     started = [i for i, e in enumerate(game.events) if isinstance(e, ev.LastRoundStarted)]
     assert len(started) <= 1, f"{spec}: the last round started twice"
     if last.reason == "last_round":

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from games.engine import events as ev
-from games.engine import random_legal_move
+from games.engine import evolve, random_legal_move, score_ended
 from games.engine.scoring import FinalScore, SeatScore
 from tests.engine.builders import of_type, opening, play, route_points, scored
 
@@ -116,7 +116,7 @@ def test_e_scr_1_and_u_scr_1_every_finished_game_adds_up(map_name: str, rule: st
         state, events = play(state, seat, move, seed=rng.randrange(1 << 30))
         for event in of_type(events, ev.RouteClaimed):
             claimed[event.seat] += event.points
-    for score, player in zip(state.scores, state.players, strict=True):
+    for score, player in zip(score_ended(state).scores, state.players, strict=True):
         assert score.route_points == claimed[score.seat] == player.score  # C-CLM-2: scored as claimed
         assert score.total == score.route_points + score.ticket_points + score.station_points + score.longest_bonus, rule
         assert score.station_points == STATION_POINTS * (state.board.stations_per_player - player.stations)
@@ -181,7 +181,7 @@ def test_e_win_1_players_still_tied_share_the_place() -> None:
     assert result.winner_seats == (0, 1) and places(result) == [1, 1, 3]
 
 
-def test_e_win_1_the_game_end_names_the_winners() -> None:
+def test_e_win_1_the_game_score_names_the_winners() -> None:
     state, _ = opening("europe", 2, seed=4)
     rng = random.Random(4)
     while not state.finished:
@@ -189,6 +189,8 @@ def test_e_win_1_the_game_end_names_the_winners() -> None:
         move = random_legal_move(state, seat, rng)
         assert move is not None
         state, _ = play(state, seat, move, seed=rng.randrange(1 << 30))
+    assert not state.scores  # ended, not yet scored: the workers score it
+    state = evolve(state, score_ended(state))
     best = max(s.total for s in state.scores)
     assert set(state.winner_seats) <= {s.seat for s in state.scores if s.total == best}
     assert all(state.scores[w].place == 1 for w in state.winner_seats)

@@ -11,7 +11,7 @@ import pytest
 
 from games.codec import event_from_json, event_to_json
 from games.engine import events as ev
-from games.engine import evolve, random_legal_move, redact, replay, view
+from games.engine import evolve, random_legal_move, redact, replay, score_ended, view
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS, total
 from games.engine.state import State
@@ -37,7 +37,8 @@ def whole_log(map_name: str, players: int, seed: int) -> tuple[State, list[ev.Ev
     steps = list(game(map_name, players, seed))
     final = steps[-1][0]
     assert final.finished
-    return final, [event for _, events in steps for event in events]
+    scored = score_ended(final)  # the workers' step after game_ended
+    return evolve(final, scored), [event for _, events in steps for event in events] + [scored]
 
 
 # X-RNG-1: every random outcome is a fact of the log.

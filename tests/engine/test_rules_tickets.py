@@ -9,7 +9,7 @@ from itertools import combinations
 import pytest
 
 from games.engine import events as ev
-from games.engine import legal_moves, random_legal_move, redact, view
+from games.engine import legal_moves, random_legal_move, redact, score_ended, view
 from games.engine import moves as mv
 from games.engine.state import KEEP_TICKETS, State
 from tests.engine.builders import arrange, of_type, opening, play, refused, scored, started
@@ -177,7 +177,7 @@ def test_c_tkt_3_the_game_end_scores_the_tickets_each_player_holds() -> None:
     state, _ = play(state, 1, mv.DrawCard("deck"))
     state, _ = play(state, 0, mv.DrawCard("deck"))
     state, events = play(state, 0, mv.DrawCard("deck"))
-    ended = of_type(events, ev.GameEnded)[0]
-    assert state.finished and ended.reason == "last_round"
+    assert state.finished and of_type(events, ev.GameEnded)[0].reason == "last_round"
+    ended = score_ended(state)  # the workers score an ended game with this pure step
     assert [t.points for t in ended.scores[0].tickets] == [4]
     assert [t.points for t in ended.scores[1].tickets] == [-5]

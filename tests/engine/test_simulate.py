@@ -91,8 +91,8 @@ def test_log_dir_writes_one_event_log_per_game_that_replays_to_a_finished_game(
         assert isinstance(events[0], ev.GameStarted) and events[0].players == 3
         state = replay(events)
         assert state.finished, f"{log.name} does not replay to a finished game"
-        last = events[-1]
-        assert isinstance(last, ev.GameEnded) and last.scores == state.scores
+        ended, last = events[-2:]
+        assert isinstance(ended, ev.GameEnded) and isinstance(last, ev.GameScored) and last.scores == state.scores
         again = final_score(state.board, 3, state.route_owner, state.station_owner, [p.tickets for p in state.players])
         assert again.scores == state.scores
 
