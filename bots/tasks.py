@@ -1,56 +1,106 @@
-"""Celery entry points that play bots' decisions.
+"""Celery entry points that play bots' decisions, and the sweep that keeps every table moving.
 
-`play_bot_turns(game_id, seq)` plays every decision that belongs to a bot until a human decides or the game
-ends. It is idempotent: a task for a seq the game has moved past does nothing (a newer task owns the game),
-and every append goes through `expected_seq`, so a duplicate delivery cannot move twice.
+`play_bot_turns(game_id, seq)` plays every decision that belongs to a bot (a bot seat, or the seat of a
+player who resigned) until a human decides or the game ends. It is idempotent: a task for a seq the game has
+moved past does nothing, and every append goes through `expected_seq`, so a duplicate delivery cannot move
+twice; a task that loses a race stops (the winner, or the human who moved, carries the game on).
+
+`sweep()` runs every second or so (Celery beat): a decision past its deadline gets `turn_timed_out` and
+is played by the game's fallback bot (RULES.md X-TIME-1); a bot decision or an ended game's scoring whose
+task was lost is queued again. Everything it looks at is read from the log, so a restart loses nothing.
 """
 
 from __future__ import annotations
 
+import logging
 import random
+from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
 
 from bots.policies import policy_for
-from games import states
-from games.engine import legal_moves, view
+from games import clocks, notify, states
+from games.engine import State, legal_moves, view
+from games.engine.events import TurnTimedOut
+from games.engine.moves import Move
 from games.log import StaleSeq
 from games.models import Game
-from games.services import play_seat
+from games.services import ServiceError, play_seat
 
+logger = logging.getLogger(__name__)
 MAX_BOT_MOVES = 5000
 
 
-@shared_task(ignore_result=True, acks_late=True)
+@shared_task(name=notify.PLAY_BOT_TURNS, ignore_result=True, acks_late=True)
 def play_bot_turns(game_id: str, seq: int) -> int:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.seq > seq:
         return 0
     rng = random.SystemRandom()
+    levels = game.bot_levels  # read once: who plays which seat changes only by a resignation, which queues anew
     played = 0
     for _ in range(MAX_BOT_MOVES):
-        game.refresh_from_db(fields=["seq", "status"])
         if game.status != Game.Status.ACTIVE:
             break
-        decision = _bot_decision(game, rng)
+        decision = _bot_decision(game, states.state_at(game.pk, game.seq), levels, rng)
         if decision is None:
             break
-        seat, move = decision
         try:
-            play_seat(game, seat, game.seq, move, by_bot=True)
-        except StaleSeq:
-            continue  # a human moved meanwhile: look again
+            play_seat(game, *decision, by_bot=True)
+        except (StaleSeq, ServiceError):
+            break  # another task or a human moved first: they carry the game on from here
+        game.refresh_from_db(fields=["seq", "status", "head_hash"])
         played += 1
     return played
 
 
-def _bot_decision(game: Game, rng: random.Random) -> tuple[int, Any] | None:
-    state = states.state_at(game.pk, game.seq)
-    bots = {s.number: s.bot for s in game.seat_list if s.bot}  # read once: seats are fixed once started
+def _bot_decision(game: Game, state: State, levels: dict[int, str], rng: random.Random) -> tuple[int, int, Move] | None:
     for seat in state.deciders():
-        if seat in bots:
-            moves = legal_moves(state, seat)
-            if moves:
-                return seat, policy_for(bots[seat])(view(state, seat), moves, rng)
+        if seat in levels:
+            return seat, game.seq, choose(state, seat, levels[seat], rng)
     return None
+
+
+def choose(state: State, seat: int, level: str, rng: random.Random) -> Move:
+    """The move the bot of `level` makes for `seat`: it sees only that seat's view and its legal moves."""
+    return policy_for(level)(view(state, seat), legal_moves(state, seat), rng)
+
+
+@shared_task(name="bots.tasks.sweep", ignore_result=True)
+def sweep() -> dict[str, int]:
+    now = timezone.now()
+    timed_out = sum(_time_out(game, now) for game in clocks.overdue_games(now))
+    quiet = now - timedelta(seconds=settings.TTR_LOST_TASK_SECONDS)
+    requeued = 0
+    for game in clocks.idle_games(quiet, Game.Status.ACTIVE):
+        if game.bot_seats.intersection(states.state_at(game.pk, game.seq).deciders()):
+            notify.bots_may_play(game.pk, game.seq)
+            requeued += 1
+    unscored = [g for g in clocks.idle_games(quiet, Game.Status.FINISHED) if g.last_type == "game_ended"]
+    for game in unscored:
+        notify.game_ended(game.pk)
+    return {"timed_out": timed_out, "bots_requeued": requeued, "scoring_requeued": len(unscored)}
+
+
+def _time_out(game: Game, now: Any) -> int:
+    """Play every decision of `game` that is past its deadline with the fallback bot; how many were played."""
+    played = 0
+    rng = random.SystemRandom()
+    for _ in range(len(game.seat_list)):  # in the setup phase several seats may be late at once
+        state = states.state_at(game.pk, game.seq)
+        deadline = clocks.deadline(game, state)
+        late = [seat for seat in state.deciders() if seat not in game.bot_seats]
+        if deadline is None or deadline > now or not late:
+            break
+        seat, level = late[0], game.fallback_bot
+        expired = TurnTimedOut(seat=seat, seconds=game.turn_seconds or 0, bot=level)
+        try:
+            play_seat(game, seat, game.seq, choose(state, seat, level, rng), by_bot=False, before=(expired,))
+        except (StaleSeq, ServiceError):
+            break  # the player moved just in time
+        game.refresh_from_db(fields=["seq", "status", "head_hash"])
+        played += 1
+    return played

@@ -43,7 +43,7 @@ def event_to_dict(event: ev.Event) -> dict[str, Any]:
 
 
 def event_from_dict(data: dict[str, Any]) -> ev.Event:
-    cls = ev.LEGACY_EVENT_TYPES.get((data["type"], data.get("v"))) or ev.EVENT_TYPES[data["type"]]
+    cls = ev.LEGACY_EVENT_TYPES.get((data["type"], data.get("v", 0))) or ev.EVENT_TYPES[data["type"]]
     fields = {k: v for k, v in data.items() if k not in ("type", "v")}
     decoded = _decoder(cast(Hashable, cls))(fields)
     assert isinstance(decoded, cls)

@@ -12,7 +12,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 
-from games import log, states
+from games import clocks, log, states
 from games.codec import move_to_dict
 from games.engine import legal_moves, view
 from games.models import Game, Seat
@@ -21,7 +21,10 @@ from games.services import ServiceError, seat_of
 
 def game_summary(game: Game) -> dict[str, Any]:
     seats = [
-        {"seat": s.number, "username": s.user.username if s.user else None, "bot": s.bot or None}
+        {
+            "seat": s.number, "username": s.user.username if s.user else None, "bot": s.bot or None,
+            "resigned": bool(s.stand_in),
+        }
         for s in game.seats.all()
     ]
     return {
@@ -30,6 +33,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "players": game.players,
         "ranked": game.ranked,
         "turn_seconds": game.turn_seconds,
+        "fallback_bot": game.fallback_bot,
         "status": game.status,
         "seats": seats,
         "created_by": game.created_by.username,
@@ -90,6 +94,8 @@ def game_state(game: Game, user: Any, at: int | None = None) -> dict[str, Any]:
     shown = view(state, seat)
     if game.status == Game.Status.FINISHED and not state.finished:
         shown.update(_everything(state))  # a past moment of a finished game: everything is public now
+    if at is None and (deadline := clocks.deadline(game, state)) is not None:
+        shown["deadline"] = deadline.isoformat()
     return {"seq": seq, "status": game.status, "view": shown}
 
 
@@ -122,9 +128,9 @@ def audit_lines(game: Game) -> list[dict[str, Any]]:
 
 
 def game_score(game: Game) -> dict[str, Any]:
-    if game.status != Game.Status.FINISHED:
-        raise ServiceError("not_finished", "the game is not over yet", status=409)
-    state = states.state_at(game.pk, game.seq)
+    state = states.state_at(game.pk, game.seq) if game.status == Game.Status.FINISHED else None
+    if state is None or not state.scores:
+        raise ServiceError("not_scored", "the game is not scored yet (it is scored just after it ends)", status=409)
     seats = {s.number: s for s in game.seats.all()}
     scores = []
     for score in state.scores:

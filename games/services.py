@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import log, notify, states
 from games.engine import Event as EngineEvent
 from games.engine import Move, step
+from games.engine.events import SeatResigned
 from games.models import BOT_LEVELS, Event, Game, Seat
 
 User = AbstractBaseUser | AnonymousUser
@@ -40,9 +41,14 @@ def _system_rng() -> random.Random:
     return random.SystemRandom()
 
 
-def game_create(user: Any, map_name: str, players: int, ranked: bool, turn_seconds: int | None) -> Game:
+def game_create(
+    user: Any, map_name: str, players: int, ranked: bool, turn_seconds: int | None, fallback_bot: str = "greedy"
+) -> Game:
     with transaction.atomic():
-        game = Game.objects.create(map=map_name, players=players, ranked=ranked, turn_seconds=turn_seconds, created_by=user)
+        game = Game.objects.create(
+            map=map_name, players=players, ranked=ranked, turn_seconds=turn_seconds, fallback_bot=fallback_bot,
+            created_by=user,
+        )
         Seat.objects.bulk_create([Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)])
     return game
 
@@ -149,8 +155,12 @@ def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
     return play_seat(game, seat, expected_seq, move, by_bot=False)
 
 
-def play_seat(game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool) -> Played:
-    """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append)."""
+def play_seat(
+    game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool, before: tuple[EngineEvent, ...] = ()
+) -> Played:
+    """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append).
+
+    `before`: facts to append ahead of the move's events, in the same transaction (a `turn_timed_out`)."""
     bot_seats = game.bot_seats
     with transaction.atomic():
         if game.status != Game.Status.ACTIVE:
@@ -159,6 +169,7 @@ def play_seat(game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: b
             raise log.StaleSeq(game.seq)
         state = states.state_at(game.pk, game.seq)
         new_state, events = step(state, seat, move, _system_rng())
+        events = (*before, *events)
         rows = log.append(game, expected_seq, events)
         states.maybe_snapshot(game.pk, expected_seq, game.seq, new_state)
         if new_state.finished:
@@ -171,5 +182,27 @@ def play_seat(game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: b
 def _after_append(game_id: Any, seq: int, state: Any, *, by_bot: bool, bot_seats: frozenset[int]) -> None:
     states.remember(game_id, seq, state)
     notify.game_moved(game_id, seq)
-    if not by_bot and not state.finished and bot_seats.intersection(state.deciders()):
+    if state.finished:
+        notify.game_ended(game_id)
+    elif not by_bot and bot_seats.intersection(state.deciders()):
         notify.bots_may_play(game_id, seq)
+
+
+def game_resign(game_id: Any, user: Any) -> Game:
+    """The user leaves the game: the game's fallback bot plays their seat from now on (`seat_resigned`)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.ACTIVE:
+            raise ServiceError("not_active", f"the game is {game.status}: only an active game can be left", status=409)
+        seat = next((s for s in game.seat_list if user.is_authenticated and s.user_id == user.pk), None)
+        if seat is None:
+            raise ServiceError("not_a_player", "you have no seat in this game", status=403)
+        if seat.stand_in:
+            raise ServiceError("already_resigned", "you have already left this game", status=409)
+        seat.stand_in = game.fallback_bot
+        seat.save(update_fields=["stand_in"])
+        state = states.state_at(game.pk, game.seq)
+        log.append(game, game.seq, [SeatResigned(seat=seat.number, bot=game.fallback_bot)])
+        new_seq = game.seq
+        transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=game.bot_seats))
+    return game

@@ -12,7 +12,7 @@ from typing import Any
 from games.codec import event_from_dict, event_to_dict
 from games.engine import evolve_in_place as apply
 from games.engine import final_score, redact
-from games.engine.events import GameEnded, GameStarted
+from games.engine.events import GameEndedV1, GameScored, GameStarted
 from games.engine.evolve import initial_state
 from games.log import commitment_of, hidden_fields, row_hash
 from games.models import GENESIS_HASH, Event, Game
@@ -66,7 +66,7 @@ def _replay_problems(rows: list[Event]) -> list[str]:
         if event.type != row.type:
             return [f"seq {row.seq}: the row's type {row.type!r} differs from its data's {event.type!r}"]
         try:
-            if isinstance(event, GameEnded):
+            if isinstance(event, GameScored | GameEndedV1):
                 problem = _score_problem(state, event, row.seq)
                 if problem:
                     return [problem]
@@ -76,7 +76,9 @@ def _replay_problems(rows: list[Event]) -> list[str]:
     return []
 
 
-def _score_problem(state: Any, event: GameEnded, seq: int) -> str | None:
+def _score_problem(state: Any, event: GameScored | GameEndedV1, seq: int) -> str | None:
+    if isinstance(event, GameScored) and (not state.finished or state.scores):
+        return f"seq {seq}: a game is scored once, after it ended"
     result = final_score(
         state.board, state.player_count, state.route_owner, state.station_owner,
         [p.tickets for p in state.players],

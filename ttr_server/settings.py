@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI's files, served by us: /api/docs/ works without internet
     "channels",
     "games",
+    "bots",  # bot policies and the tasks that play them (no models)
 ]
 
 MIDDLEWARE = [  # run sync, in one worker thread per request (ttr_server/http.py)
@@ -174,6 +175,11 @@ CELERY_TASK_ALWAYS_EAGER = _flag("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (DESIGN.md, Workers).
+TTR_SWEEP_SECONDS = float(os.environ.get("TTR_SWEEP_SECONDS", "1"))
+TTR_LOST_TASK_SECONDS = float(os.environ.get("TTR_LOST_TASK_SECONDS", "3"))
+CELERY_BEAT_SCHEDULE = {"sweep": {"task": "bots.tasks.sweep", "schedule": TTR_SWEEP_SECONDS}}
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 
 # Game store: snapshot every N events (an optimisation only: deleting snapshots changes no answer).
 GAME_SNAPSHOT_EVERY = int(os.environ.get("GAME_SNAPSHOT_EVERY", "50"))

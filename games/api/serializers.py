@@ -48,6 +48,9 @@ class GameCreateSerializer(serializers.Serializer):
     players = StrictIntegerField(min_value=2, max_value=MAX_SEATS)
     ranked = StrictBooleanField(default=False)
     turn_seconds = StrictIntegerField(min_value=10, max_value=7 * 24 * 3600, allow_null=True, default=None)
+    fallback_bot = StrictChoiceField(
+        BOT_LEVELS, default="greedy", help_text="plays a seat whose time ran out or whose player resigned"
+    )
 
 
 class JoinSerializer(serializers.Serializer):

@@ -1,4 +1,4 @@
-"""Server test setup: Celery runs tasks inline, auth throttling is relaxed, the state cache starts empty."""
+"""Server test setup: Celery runs tasks inline (tests/server/test_workers.py runs a real worker), auth throttling is relaxed, the state cache starts empty."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _server_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
+    import bots.tasks  # noqa: F401  (registers the tasks a worker would: eager runs need them by name)
+    import games.tasks  # noqa: F401
     from games import states
     from ttr_server.celery import app
 

@@ -156,16 +156,18 @@ def play_to_end(
 
 
 def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000) -> int:
-    """Play a started game to its end through the service layer (fast; the API is tested elsewhere).
+    """Play a started game to its end through the service layer (fast; the API is tested elsewhere), then
+    score it as the `score_game` task does (tests/server/test_workers.py runs the real worker).
 
     Random legal moves, leaning towards claims so that the game is short. Returns the number of moves."""
-    from games import services, states
+    from games import scoring, services, states
     from games.engine import legal_moves
     from games.models import Game
 
     for played in range(max_moves):
         game = Game.objects.get(pk=game_id)
         if game.status == Game.Status.FINISHED:
+            assert scoring.game_score_and_rate(game_id)
             return played
         state = states.state_at(game.pk, game.seq)
         seat = rng.choice(state.deciders())

@@ -98,11 +98,11 @@ def test_audit_and_score_are_closed_before_the_end() -> None:
     table = seated_game("p", "usa", 2, start=False)
     for client in (*table.clients, register("spectator"), APIClient()):
         assert_error(client.get(url(table.game_id, "audit")), 409, "not_finished")
-        assert_error(client.get(url(table.game_id, "score")), 409, "not_finished")
+        assert_error(client.get(url(table.game_id, "score")), 409, "not_scored")
     assert table.clients[0].post(url(table.game_id, "start"), {}, format="json").status_code == 200
     for client in (*table.clients, register("spectator2"), APIClient()):
         assert_error(client.get(url(table.game_id, "audit")), 409, "not_finished")
-        assert_error(client.get(url(table.game_id, "score")), 409, "not_finished")
+        assert_error(client.get(url(table.game_id, "score")), 409, "not_scored")
 
 
 def test_staff_may_audit_a_running_game() -> None:
@@ -128,7 +128,7 @@ def test_a_finished_game_is_public_audited_verified_and_scored() -> None:
     spectator = register("spectator")
     lines = audit_lines(spectator, table.game_id)
     assert len(lines) == seq == Event.objects.filter(game_id=table.game_id).count()
-    assert lines[-1]["type"] == "game_ended"
+    assert [line["type"] for line in lines[-2:]] == ["game_ended", "game_scored"]
     assert lines[1]["type"] == "deck_shuffled" and len(lines[1]["data"]["cards"]) == 110
     assert APIClient().get(url(table.game_id, "audit")).status_code == 200
 
@@ -136,9 +136,9 @@ def test_a_finished_game_is_public_audited_verified_and_scored() -> None:
     assert report["head_hash"] == lines[-1]["hash"]
 
     score = check_score(spectator, table.game_id)
-    ended = lines[-1]["data"]
-    assert [s["total"] for s in score["scores"]] == [s["total"] for s in ended["scores"]]
-    assert score["winner_seats"] == ended["winner_seats"]
+    scored = lines[-1]["data"]
+    assert [s["total"] for s in score["scores"]] == [s["total"] for s in scored["scores"]]
+    assert score["winner_seats"] == scored["winner_seats"]
 
     # everything is public now, to everyone: /events shows the unredacted data
     for client in (spectator, APIClient(), table.clients[1]):

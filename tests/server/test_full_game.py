@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from games import scoring
 from games.models import Event
 from tests.server.helpers import (
     FAST_HASHERS,
@@ -33,10 +34,14 @@ def _fast_passwords(settings: Any) -> None:
 
 
 def check_finished(table: Table) -> dict[str, Any]:
+    """The ended game is scored (here, as the score_game task does, when no worker ran it: it scores once),
+    public, verified, and its score matches the log's."""
+    scoring.game_score_and_rate(table.game_id)
     seq = table.seq()
     lines = audit_lines(APIClient(), table.game_id)
     assert len(lines) == seq == Event.objects.filter(game_id=table.game_id).count()
-    assert lines[0]["type"] == "game_started" and lines[-1]["type"] == "game_ended"
+    assert lines[0]["type"] == "game_started" and [line["type"] for line in lines[-2:]] == ["game_ended", "game_scored"]
+    assert not scoring.game_score_and_rate(table.game_id) and table.seq() == seq  # never twice
     report = check_verified(APIClient(), table.game_id, seq)
     assert report["head_hash"] == lines[-1]["hash"]
     score = check_score(table.clients[0], table.game_id)

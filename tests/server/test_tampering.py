@@ -144,7 +144,7 @@ def test_a_forged_final_score_with_a_consistent_chain_is_found(on_postgres: bool
     finish_by_services(table.game_id, random.Random(3))
     check_verified(APIClient(), table.game_id, table.seq())
     last = Event.objects.filter(game_id=table.game_id).order_by("-seq").first()
-    assert last is not None and last.type == "game_ended"
+    assert last is not None and last.type == "game_scored"
     data = dict(last.data)
     losers = [s["seat"] for s in data["scores"] if s["seat"] not in data["winner_seats"]]
     loser = losers[0] if losers else data["scores"][0]["seat"]

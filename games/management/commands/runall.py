@@ -1,9 +1,10 @@
 """`manage.py runall [--port N]`: the embedded all-in-one server for `make run`.
 
 Starts a Celery worker (solo pool, on the configured broker: with no REDIS_URL a filesystem broker that
-needs no server) as a child process, then serves the ASGI application with uvicorn on 127.0.0.1. Stopping
-the server (SIGTERM or SIGINT) stops the worker, and on Linux the worker also dies with this process if it
-is killed outright (SIGKILL): it never outlives the server.
+needs no server) and Celery beat (the schedule of the sweep: turn clocks, lost tasks) as child processes,
+then serves the ASGI application with uvicorn on 127.0.0.1. Stopping the server (SIGTERM or SIGINT) stops
+both, and on Linux they also die with this process if it is killed outright (SIGKILL): they never outlive
+the server.
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ class Command(BaseCommand):
         # the signal again: the default handler would end this process there and then, before `finally`
         # stopped the worker. This handler makes it an exception instead, as SIGINT already is.
         signal.signal(signal.SIGTERM, _raise_stop)
-        worker, stopped_by = None, None
+        workers: list[subprocess.Popen[bytes]] = []
+        stopped_by = None
         try:
-            worker = None if options["no_worker"] else _start_worker()
+            if not options["no_worker"]:
+                workers = [_start(WORKER), _start(BEAT)]
             self.stdout.write(f"serving on http://{options['host']}:{options['port']}/ (API docs at /api/docs/)")
             uvicorn.run("ttr_server.asgi:application", host=options["host"], port=options["port"], lifespan="off")
         except KeyboardInterrupt:
@@ -56,7 +59,7 @@ class Command(BaseCommand):
         except _Stop as stop:
             stopped_by = stop.signum
         finally:
-            _stop(worker)
+            _stop(workers)
         if stopped_by is not None:
             _die_of(stopped_by)
 
@@ -65,8 +68,12 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise _Stop(signum)
 
 
-def _start_worker() -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "celery", "-A", "ttr_server", "worker", "--pool=solo", "--loglevel=INFO"]
+WORKER = ["worker", "--pool=solo", "--loglevel=INFO"]
+BEAT = ["beat", "--loglevel=WARNING"]  # its schedule file: settings.CELERY_BEAT_SCHEDULE_FILENAME
+
+
+def _start(arguments: list[str]) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "celery", "-A", "ttr_server", *arguments]
     return subprocess.Popen(command, preexec_fn=_die_with_parent(os.getpid()))
 
 
@@ -84,19 +91,21 @@ def _die_with_parent(parent: int) -> Callable[[], None] | None:
     return arrange
 
 
-def _stop(worker: subprocess.Popen[bytes] | None) -> None:
-    """Stop the worker, with SIGINT and SIGTERM ignored meanwhile: a second Ctrl+C must not cut the shutdown
-    short and leave the worker behind."""
-    if worker is None:
+def _stop(children: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the worker and beat, with SIGINT and SIGTERM ignored meanwhile: a second Ctrl+C must not cut the
+    shutdown short and leave one behind."""
+    if not children:
         return
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, signal.SIG_IGN)
-    worker.terminate()
-    try:
-        worker.wait(timeout=WORKER_STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait()
+    for child in children:
+        child.terminate()
+    for child in children:
+        try:
+            child.wait(timeout=WORKER_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
 
 
 def _die_of(signum: int) -> None:

@@ -1,0 +1,51 @@
+"""Scoring an ended game, once: the `game_scored` event and, for a ranked game, the rating changes.
+
+`game_score_and_rate` is what the `score_game` task runs. The game row is locked and the event appended at
+the game's seq in the same transaction as the ratings, so however often and however concurrently it runs,
+the game is scored and rated exactly once. A game whose log already holds its score (a `game_scored` event,
+or an old-shape `game_ended` with the score inside) is left alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games import log, notify, ratings, states
+from games.engine import evolve, score_ended
+from games.engine.events import GameScored
+from games.models import Game
+
+
+def game_score_and_rate(game_id: Any) -> bool:
+    """Score the ended game `game_id`; False when there is nothing to do (not ended, or scored already)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.FINISHED:
+            return False
+        state = states.state_at(game.pk, game.seq)
+        if state.scores:
+            return False
+        scored = score_ended(state)
+        rows = log.append(game, game.seq, [scored])
+        if game.ranked:
+            ratings.rate_game(game, rated_places(game, scored), rows[-1].created_at)
+        new_seq, new_state = game.seq, evolve(state, scored)
+        transaction.on_commit(lambda: _after_scoring(game.pk, new_seq, new_state))
+    return True
+
+
+def rated_places(game: Game, scored: GameScored) -> dict[int, int]:
+    """Each seat's place for the ratings: the score's places, with players who resigned after everyone else."""
+    resigned = {seat.number for seat in game.seat_list if seat.stand_in}
+    stayed = {s.seat: s.place for s in scored.scores if s.seat not in resigned}
+    places = {seat: 1 + sum(1 for other in stayed.values() if other < place) for seat, place in stayed.items()}
+    places.update(dict.fromkeys(resigned, len(stayed) + 1))
+    return places
+
+
+def _after_scoring(game_id: Any, seq: int, state: Any) -> None:
+    states.remember(game_id, seq, state)
+    notify.game_moved(game_id, seq)
+
