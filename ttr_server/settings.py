@@ -175,6 +175,8 @@ CELERY_TASK_ALWAYS_EAGER = _flag("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The queue tasks go to and workers read by default; tests and benchmarks give each run its own.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TTR_TASK_QUEUE", "celery")
 # The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (DESIGN.md, Workers).
 TTR_SWEEP_SECONDS = float(os.environ.get("TTR_SWEEP_SECONDS", "1"))
 TTR_LOST_TASK_SECONDS = float(os.environ.get("TTR_LOST_TASK_SECONDS", "3"))
