@@ -156,3 +156,17 @@ def test_the_import_scan_sees_function_level_and_dynamic_imports(tmp_path: Path)
     source = tmp_path / "sample.py"
     source.write_text("import os\ndef f():\n    from django.db import models\n    importlib.import_module('x')\n")
     assert imported_modules(source) == {"os", "django.db", "<dynamic import>"}
+
+
+def test_games_never_imports_bots_and_bot_policies_never_import_django() -> None:
+    """Dependencies point one way (DESIGN.md): `bots` uses `games`; `games` sends bot tasks by name."""
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        modules = imported_modules(path)
+        assert not [m for m in modules if m.split(".")[0] == "bots"], f"{path.relative_to(ROOT)} imports bots"
+    policies = sorted((ROOT / "bots" / "policies").rglob("*.py"))
+    assert policies
+    for path in policies:
+        for module in imported_modules(path):
+            top = module.split(".")[0]
+            where = f"{path.relative_to(ROOT)} imports {module}"
+            assert top in sys.stdlib_module_names or module.startswith(("games.engine", "bots.policies")), where
