@@ -139,3 +139,60 @@ class Snapshot(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_unique_seq")]
+
+
+# Ratings (games.ratings): openskill's Plackett-Luce defaults, a new player's rating on each map.
+RATING_MU = 25.0
+RATING_SIGMA = 25.0 / 3
+
+
+class BotAccount(models.Model):
+    """The account a bot level is rated as (`greedy-bot` for "greedy"): a real user that cannot log in."""
+
+    level = models.CharField(max_length=16, unique=True)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bot_account")
+
+    def __str__(self) -> str:
+        return f"{self.level} bot ({self.user_id})"
+
+
+class Rating(models.Model):
+    """A player's current rating on one map. Derived data: `recompute_ratings` rebuilds it from the changes."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ratings")
+    map = models.CharField(max_length=16, choices=MAP_CHOICES)
+    mu = models.FloatField(default=RATING_MU)
+    sigma = models.FloatField(default=RATING_SIGMA)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "map"], name="rating_unique_user_map")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.map}: {self.mu:.2f} ± {self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """One account's rating change from one ranked game. The id is the scoring order.
+
+    `seat_places` holds the place of every seat the account held ({"seat": place}); `place` is the best of them.
+    With the other accounts' rows of the game, that is the whole match, so the history can be replayed exactly."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rating_changes")
+    map = models.CharField(max_length=16, choices=MAP_CHOICES)
+    place = models.PositiveSmallIntegerField()
+    seat_places = models.JSONField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="rating_change_unique_game_user")]
+        indexes = [models.Index(fields=["user", "-id"], name="rating_change_user_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game_id}: place {self.place}"

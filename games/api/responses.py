@@ -54,10 +54,14 @@ class GameSummarySerializer(serializers.Serializer):
     seq = serializers.IntegerField(min_value=0)
 
 
-class GameListSerializer(serializers.Serializer):
+class PageSerializer(serializers.Serializer):
+    # A page of a paginated list: how many in all and the links around it; subclasses add their `results`.
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
+
+
+class GameListSerializer(PageSerializer):
     results = GameSummarySerializer(many=True)
 
 
@@ -196,3 +200,47 @@ class ErrorSerializer(serializers.Serializer):
     seq = serializers.IntegerField(required=False, help_text="the game's current seq (stale_seq)")
     field = serializers.CharField(required=False, allow_null=True, help_text="the request field at fault")
     fields = serializers.DictField(child=serializers.CharField(), required=False, help_text="field -> problem")
+
+
+class MapRatingSerializer(serializers.Serializer):
+    rating = serializers.FloatField(help_text="the rating shown: mu - 3 sigma")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    provisional = serializers.BooleanField(help_text="fewer than 5 rated games on this map")
+    games = serializers.IntegerField(min_value=0)
+    wins = serializers.IntegerField(min_value=0)
+
+
+class LeaderboardEntrySerializer(MapRatingSerializer):
+    username = serializers.CharField()
+    bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
+
+
+class LeaderboardSerializer(PageSerializer):
+    results = LeaderboardEntrySerializer(many=True)
+
+
+class RatingsByMapSerializer(serializers.Serializer):
+    europe = MapRatingSerializer()
+    usa = MapRatingSerializer()
+
+
+class RatingHistorySerializer(serializers.Serializer):
+    game = serializers.UUIDField()
+    map = serializers.ChoiceField(choices=["europe", "usa"])
+    place = serializers.IntegerField(min_value=1, help_text="the best place of the player's seats")
+    before = serializers.FloatField(help_text="the rating shown before the game")
+    after = serializers.FloatField(help_text="the rating shown after the game")
+    at = serializers.DateTimeField()
+    mu_before = serializers.FloatField()
+    sigma_before = serializers.FloatField()
+    mu_after = serializers.FloatField()
+    sigma_after = serializers.FloatField()
+
+
+class PlayerSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
+    ratings = RatingsByMapSerializer(help_text="by map (unrated maps: the starting rating, 0 games)")
+    history = RatingHistorySerializer(many=True, help_text="rating changes, newest first (the last 50)")
+    recent_games = GameSummarySerializer(many=True, help_text="the player's last games, newest first")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import auth, views
+from games.api import auth, views, views_ratings
 
 urlpatterns = [
     path("auth/register", auth.RegisterView.as_view()),
@@ -20,4 +20,6 @@ urlpatterns = [
     path("games/<uuid:game_id>/audit", views.AuditView.as_view()),
     path("games/<uuid:game_id>/verify", views.VerifyView.as_view()),
     path("games/<uuid:game_id>/score", views.ScoreView.as_view()),
+    path("leaderboard", views_ratings.LeaderboardView.as_view()),
+    path("users/<str:username>", views_ratings.PlayerView.as_view()),
 ]

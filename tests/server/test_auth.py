@@ -56,7 +56,7 @@ def test_register_invalid(payload: dict[str, object]) -> None:
     assert_error(response, 400, "invalid")
     from django.contrib.auth import get_user_model
 
-    assert not get_user_model().objects.exists()
+    assert not get_user_model().objects.filter(bot_account=None).exists()  # no account but the bot accounts
 
 
 @pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b'"ada"', b"null", b""])

@@ -60,6 +60,7 @@ CONFIG = SchemathesisConfig.from_dict(
     }
 )
 SEEN: dict[str, Counter[int]] = {}  # operation -> statuses answered, for the check that the run meant something
+PLAYERS = ["ada", "ADA", "greedy-bot", "bob"]  # real accounts (in any case) for /api/users/{username}
 CANONICAL_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
@@ -87,7 +88,10 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
         ada.post(url(active, "start"), {"fill_with_bots": "random"}, format="json")
         finished = create_game(ada, "usa", 2)["id"]
         ada.post(url(finished, "start"), {"fill_with_bots": "random"}, format="json")
-        finish_by_services(finished, random.Random(3))
+        _play_and_score(finished, random.Random(3))
+        ranked = create_game(ada, "europe", 3, ranked=True)["id"]  # rated: the leaderboard and players' pages show it
+        ada.post(url(ranked, "start"), {"fill_with_bots": "greedy"}, format="json")
+        _play_and_score(ranked, random.Random(4))
         yield World(ada.token, [open_mine, open_other, active, finished])  # type: ignore[attr-defined]
         call_command("flush", interactive=False, verbosity=0)
     settings.PASSWORD_HASHERS, settings.AUTH_THROTTLE_RATE = hashers, throttle
@@ -105,6 +109,14 @@ def test_the_api_answers_what_its_schema_says(case: Any, world: World) -> None:
     SEEN.setdefault(f"{case.method} {case.operation.path}", Counter())[response.status_code] += 1
 
 
+def _play_and_score(game_id: str, rng: random.Random) -> None:
+    """Play the game to its end and score it (and rate it when ranked), as the worker would."""
+    from games import scoring
+
+    finish_by_services(game_id, rng)
+    scoring.game_score_and_rate(game_id)  # nothing to do when the worker scored it already
+
+
 def _throwaway_token() -> str:
     from django.contrib.auth import get_user_model
 
@@ -118,6 +130,8 @@ def _aim_at_real_games(case: Any, world: World) -> None:
     """Point a valid request at the real data: a generated game id becomes a real game's, a generated seq the
     game's current one, and sometimes a generated move one of the player's legal moves (valid data stays valid)."""
     key = zlib.crc32(repr((case.path_parameters, case.query, case.body)).encode())
+    if isinstance((case.path_parameters or {}).get("username"), str) and key % 3:
+        case.path_parameters["username"] = PLAYERS[key % len(PLAYERS)]
     game_id = (case.path_parameters or {}).get("game_id")
     if isinstance(game_id, str) and CANONICAL_UUID.match(game_id) and key % 5:
         game_id = case.path_parameters["game_id"] = world.games[key % len(world.games)]
@@ -147,5 +161,6 @@ def test_the_run_reached_every_operation_and_real_game_play() -> None:
     for path in ("state", "legal-moves", "events", "replay", "verify", "score", "audit"):
         assert SEEN[f"GET /api/games/{{game_id}}/{path}"][200], path
     assert SEEN["POST /api/auth/register"][201] and SEEN["POST /api/games"][201]
+    assert SEEN["GET /api/leaderboard"][200] and SEEN["GET /api/users/{username}"][200]
     total = sum(sum(counter.values()) for counter in SEEN.values())
     print(f"schemathesis: {total} requests; moves answered {dict(moves)}")

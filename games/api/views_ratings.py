@@ -1,0 +1,65 @@
+"""Rating endpoints (API.md, Ratings): the leaderboard of a map and a player's page. Anyone may read them."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import accounts, ratings
+from games.api import queries as q
+from games.api import responses as r
+from games.api.errors import error, error_responses
+from games.api.fields import QueryIntegerField, StrictChoiceField
+from games.api.views import GamesPagination
+from games.models import MAP_CHOICES
+
+
+class LeaderboardQuery(serializers.Serializer):
+    map = StrictChoiceField([m for m, _ in MAP_CHOICES], help_text="the map whose ratings to list")
+    page = QueryIntegerField(min_value=1, required=False)
+    page_size = QueryIntegerField(min_value=1, max_value=q.MAX_PAGE_SIZE, required=False)
+
+
+class LeaderboardView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="leaderboard",
+        parameters=[LeaderboardQuery],
+        responses={
+            200: r.LeaderboardSerializer,
+            **error_responses(400, 401),
+            404: OpenApiResponse(r.ErrorSerializer, description="a page past the last (`not_found`)"),
+        },
+        description="The map's ratings, highest `rating` (mu - 3 sigma) first, bot accounts included; 20 a page "
+        "(`next` links the following page; past the last: 404).",
+    )
+    def get(self, request: Request) -> Response:
+        map_name = q.parsed(LeaderboardQuery, request)["map"]
+        paginator = GamesPagination()
+        page = paginator.paginate_queryset(ratings.leaderboard(map_name), request, view=self) or []
+        return paginator.get_paginated_response([ratings.leaderboard_entry(rating) for rating in page])
+
+
+class PlayerView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="user_retrieve",
+        parameters=[OpenApiParameter("username", str, OpenApiParameter.PATH, description="in any case")],
+        responses={
+            200: r.PlayerSerializer,
+            **error_responses(401),
+            404: OpenApiResponse(r.ErrorSerializer, description="no such user (`not_found`)"),
+        },
+        description="A player's (or a bot account's) ratings by map, rating changes (newest first) and last games.",
+    )
+    def get(self, request: Request, username: str) -> Response:
+        # A NUL or a name far past the longest username cannot be an account (and PostgreSQL refuses NULs).
+        user = None if "\x00" in username or len(username) > 100 else accounts.user_named(username)
+        if user is None:
+            return error("not_found", "no such user", 404)
+        return Response(ratings.player_profile(user))
