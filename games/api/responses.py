@@ -39,6 +39,7 @@ class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)
     bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True)
+    resigned = serializers.BooleanField(help_text="the player left: the game's fallback bot plays this seat")
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -47,6 +48,9 @@ class GameSummarySerializer(serializers.Serializer):
     players = serializers.IntegerField(min_value=2, max_value=5)
     ranked = serializers.BooleanField()
     turn_seconds = serializers.IntegerField(allow_null=True)
+    fallback_bot = serializers.ChoiceField(
+        choices=BOT_LEVELS, help_text="plays a seat whose time ran out or whose player resigned"
+    )
     status = serializers.ChoiceField(choices=["open", "active", "finished"])
     seats = SeatSerializer(many=True)
     created_by = serializers.CharField()
@@ -115,6 +119,9 @@ class ViewSerializer(serializers.Serializer):
     tunnel = TunnelSerializer(allow_null=True, required=False)
     last_round = serializers.BooleanField(required=False)
     turns_left = serializers.IntegerField(allow_null=True, required=False)
+    deadline = serializers.DateTimeField(
+        required=False, help_text="when the current decision times out (games with a clock, while active)"
+    )
     hand = HandField()
     tickets = serializers.ListField(child=serializers.CharField())
     offered_tickets = serializers.ListField(child=serializers.CharField(), required=False)

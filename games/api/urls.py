@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/join", views.JoinView.as_view()),
     path("games/<uuid:game_id>/bots", views.BotsView.as_view()),
     path("games/<uuid:game_id>/start", views.StartView.as_view()),
+    path("games/<uuid:game_id>/resign", views.ResignView.as_view()),
     path("games/<uuid:game_id>/state", views.StateView.as_view()),
     path("games/<uuid:game_id>/legal-moves", views.LegalMovesView.as_view()),
     path("games/<uuid:game_id>/moves", views.MovesView.as_view()),

@@ -62,7 +62,9 @@ class GamesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.GameCreateSerializer, request.data)
-        game = services.game_create(request.user, data["map"], data["players"], data["ranked"], data["turn_seconds"])
+        game = services.game_create(
+            request.user, data["map"], data["players"], data["ranked"], data["turn_seconds"], data["fallback_bot"]
+        )
         return Response(selectors.game_summary(selectors.game_get(game.pk)), status=status.HTTP_201_CREATED)
 
 
@@ -102,6 +104,21 @@ class StartView(APIView):
         game = selectors.game_get(game_id)
         data = _valid(s.StartSerializer, request.data)
         services.game_start(game.pk, request.user, data.get("fill_with_bots"))
+        return Response(selectors.game_summary(selectors.game_get(game.pk)))
+
+
+class ResignView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: r.GameSummarySerializer, **error_responses(401, 403, 404, 409, 413, 415)},
+        description="Leave the game: its fallback bot plays your seat from now on (a `seat_resigned` event). "
+        "In a ranked game you are rated last.",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        services.game_resign(game.pk, request.user)
         return Response(selectors.game_summary(selectors.game_get(game.pk)))
 
 

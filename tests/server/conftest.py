@@ -1,4 +1,5 @@
-"""Server test setup: Celery runs tasks inline (tests/server/test_workers.py runs a real worker), auth throttling is relaxed, the state cache starts empty."""
+"""Server test setup: Celery runs tasks inline (tests/server/test_workers.py runs a real worker), auth
+throttling is relaxed, the state cache starts empty."""
 
 from __future__ import annotations
 
