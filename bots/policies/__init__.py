@@ -11,12 +11,13 @@ from typing import Any
 
 from games.engine.moves import Move
 
+from .greedy import choose as choose_greedy
 from .random_policy import choose as choose_random
 
 Policy = Callable[[dict[str, Any], Sequence[Move], random.Random], Move]
 
-# The greedy and strong levels arrive with the bots issue; until then they play the random policy.
-POLICIES: dict[str, Policy] = {"random": choose_random, "greedy": choose_random, "strong": choose_random}
+# The strong level plays the greedy policy until a search bot arrives.
+POLICIES: dict[str, Policy] = {"random": choose_random, "greedy": choose_greedy, "strong": choose_greedy}
 
 
 def policy_for(level: str) -> Policy:

@@ -1,0 +1,286 @@
+"""The greedy bot: each decision it plans a network for its destination tickets and plays one step towards it.
+
+`choose(view, moves, rng)` reads only the seat's view and the board data, and always returns one of `moves`.
+It keeps the tickets whose shared network fits its trains, claims planned routes as soon as it can pay for them
+(long ones first, tunnels only with cards to spare), draws the colours the plan still misses, builds a station
+only to reconnect a cut ticket, draws new tickets once all its tickets are done, and near the end of the game
+(C-END-1) plays for points: the longest routes it can pay for, and on its last turn the claim worth most.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import moves as mv
+from games.engine.cards import LOCOMOTIVE
+from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT
+
+from .greedy_cards import (
+    cheapest_payment,
+    locomotive_slot,
+    market_choice,
+    needs,
+    payment_cost,
+    shortfall,
+    tunnel_spare,
+)
+from .plan import Plan, Position, completed, plan_network, position
+
+ENDGAME_TRAINS = 6  # once a seat is this close to ending the game (C-END-1), unfinished plans give way to points
+TICKET_DRAW_TRAINS = 15  # new tickets only with trains enough to build a few more routes
+TICKET_DRAW_TIME = 12  # ... and turns enough: every seat still this many trains from ending the game (C-END-1)
+SETUP_RESERVE = 15  # trains kept out of the opening plan: routes get cut, detours cost, and tickets come later
+KEEP_RESERVE = 4  # and out of a plan made mid-game, when the board is known better
+TRAIN_COST = 0.2  # per train a ticket set's plan takes: longer plans take turns and risk cuts
+STATION_COST = 6.0  # a planned station: the 4 points an unbuilt one keeps (E-STA-4) and its cards
+LONG_ROUTE = 4  # with nothing left to plan, a route this long is worth its trains (C-CLM-2: 7 points for 4)
+HOARD = 12  # ... and any route is, once the hand holds this many cards
+HOPELESS = 4  # near the end, a plan missing more cards than this will not be finished: take points instead
+TUNNEL_SPARE = 2  # a tunnel asks for 2 or more extra cards about one time in seven (E-TUN-2): keep 2 for it
+
+
+def choose(view: Mapping[str, Any], moves: Sequence[mv.Move], rng: random.Random) -> mv.Move:
+    """The greedy move among `moves` for the seat whose `view` this is (deterministic: `rng` goes unused)."""
+    phase = view["phase"]
+    if phase in (SETUP_TICKETS, KEEP_TICKETS):
+        move = _keep_tickets(view, moves)
+    elif phase == TUNNEL_PAYMENT:
+        move = _tunnel_payment(_situation(view), moves)
+    elif phase == SECOND_CARD:
+        move = _draw_card(_situation(view), moves, second=True)
+    else:
+        move = _turn(_situation(view), moves)
+    return move if move is not None else _fallback(moves)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What one decision knows: the seat's position, hand and plan, and what the plan misses."""
+
+    view: Mapping[str, Any]
+    pos: Position
+    hand: dict[str, int]
+    tickets: tuple[str, ...]
+    plan: Plan
+    missing: dict[str, int]  # cards the planned routes need beyond the hand, by kind (before locomotives)
+    endgame: bool
+
+
+def _situation(view: Mapping[str, Any]) -> Situation:
+    pos = position(view)
+    hand = dict(view["hand"])
+    tickets = tuple(sorted(view["tickets"]))
+    plan = plan_network(pos, tickets)
+    near_end = min(p["trains"] for p in view["players"]) <= ENDGAME_TRAINS
+    missing = shortfall(needs(pos, plan.routes, hand), hand) if plan.routes else _points_target(hand)
+    return Situation(view, pos, hand, tickets, plan, missing, bool(view["last_round"]) or near_end)
+
+
+def _points_target(hand: Mapping[str, int]) -> dict[str, int]:
+    """With nothing to plan, collect the colour the hand holds most of: long routes score best (C-CLM-2)."""
+    colours = {kind: n for kind, n in hand.items() if kind != LOCOMOTIVE}
+    if not colours:
+        return {}
+    return {max(colours, key=lambda c: (colours[c], c)): 1}
+
+
+# Destination tickets.
+
+
+def _keep_tickets(view: Mapping[str, Any], moves: Sequence[mv.Move]) -> mv.Move | None:
+    keeps = [m for m in moves if isinstance(m, mv.KeepTickets)]
+    if not keeps:
+        return None
+    pos = position(view)
+    held = tuple(view["tickets"])
+    reserve = SETUP_RESERVE if view["phase"] == SETUP_TICKETS else KEEP_RESERVE
+    return max(keeps, key=lambda m: _keep_value(pos, held + m.tickets, pos.trains - reserve))
+
+
+def _keep_value(pos: Position, tickets: tuple[str, ...], budget: int) -> float:
+    """Points the ticket set's plan expects (completed minus given up), less what its trains and stations cost."""
+    plan = plan_network(pos, tuple(sorted(tickets)), budget)
+    points = pos.board.tickets
+    won = sum(points[t].points for t in plan.kept)
+    lost = sum(points[t].points for t in plan.lost)
+    return won - lost - TRAIN_COST * plan.trains - STATION_COST * len(plan.stations)
+
+
+def _wants_tickets(s: Situation) -> bool:
+    """Only with every ticket done: a ticket given up means the last draw (or a cut) already went wrong."""
+    done = not s.plan.routes and not s.plan.stations and not s.plan.lost
+    time_left = min(p["trains"] for p in s.view["players"]) >= TICKET_DRAW_TIME
+    return done and time_left and s.pos.trains >= TICKET_DRAW_TRAINS and s.view["tickets_left"] > 0
+
+
+# A turn: the first action that applies, in this order.
+
+
+def _turn(s: Situation, moves: Sequence[mv.Move]) -> mv.Move | None:
+    claims = _claims_by_route(moves)
+    if s.view["last_round"]:
+        return _last_turn(s, moves, claims)
+    for step in (_build_station, _claim_planned, _claim_for_points):
+        move = step(s, moves, claims)
+        if move is not None:
+            return move
+    if _wants_tickets(s):
+        draw = next((m for m in moves if isinstance(m, mv.DrawTickets)), None)
+        if draw is not None:
+            return draw
+    return _draw_card(s, moves, second=False)
+
+
+Claims = dict[str, list[mv.ClaimRoute]]
+
+
+def _claims_by_route(moves: Sequence[mv.Move]) -> Claims:
+    claims: Claims = {}
+    for move in moves:
+        if isinstance(move, mv.ClaimRoute):
+            claims.setdefault(move.route, []).append(move)
+    return claims
+
+
+def _planned(s: Situation, route_id: str) -> bool:
+    """Whether claiming `route_id` builds a planned link (either route of a double pair serves)."""
+    twin = s.pos.board.routes[route_id].twin
+    return route_id in s.plan.routes or (twin is not None and twin in s.plan.routes)
+
+
+def _other_needs(s: Situation, route_id: str) -> dict[str, int]:
+    twin = s.pos.board.routes[route_id].twin
+    return needs(s.pos, [r for r in s.plan.routes if r not in (route_id, twin)], s.hand)
+
+
+def _best_claim(s: Situation, options: list[mv.ClaimRoute], other_needs: Mapping[str, int]) -> mv.ClaimRoute:
+    paid = cheapest_payment((m.cards for m in options), s.hand, other_needs)
+    return next(m for m in options if m.cards == paid)
+
+
+def _claim_planned(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+    board = s.pos.board
+    planned = sorted((r for r in claims if _planned(s, r)), key=lambda r: (-board.routes[r].length, r))
+    for route_id in planned:
+        move = _best_claim(s, claims[route_id], _other_needs(s, route_id))
+        if not _risky(s, move):
+            return move
+    return None
+
+
+def _risky(s: Situation, claim: mv.ClaimRoute) -> bool:
+    """A tunnel claimed without cards to spare for its extra cards (E-TUN-2) mostly wastes the turn; near the
+    end there is no time to wait for them."""
+    tunnel = s.pos.board.routes[claim.route].tunnel
+    return tunnel and not s.endgame and tunnel_spare(claim.cards, s.hand) < TUNNEL_SPARE
+
+
+def _claim_for_points(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+    """With nothing left to plan (or no time left to finish the plan), the longest route worth its trains.
+    (Spending spare cards on such routes while a plan is under way was tried: it lost 60-40 to waiting.)"""
+    hopeless = s.endgame and sum(s.missing.values()) - s.hand.get(LOCOMOTIVE, 0) > HOPELESS
+    if (s.plan.routes and not hopeless) or _wants_tickets(s):
+        return None
+    board = s.pos.board
+    enough = 1 if s.endgame or sum(s.hand.values()) >= HOARD else min(LONG_ROUTE, s.pos.trains)
+    worth = [_best_claim(s, claims[r], {}) for r in claims if board.routes[r].length >= enough]
+    worth = [m for m in worth if not _risky(s, m)]
+    if not worth:
+        return None
+    return max(worth, key=lambda m: (board.routes[m.route].length, _touches_network(s, m.route), m.route))
+
+
+def _touches_network(s: Situation, route_id: str) -> bool:
+    """Whether the route extends the seat's own network (and so, likely, its longest path: C-LNG-1)."""
+    route = s.pos.board.routes[route_id]
+    mine = (s.pos.board.routes[r] for r, seat in s.pos.owner.items() if seat == s.pos.seat)
+    return any(route.a in (m.a, m.b) or route.b in (m.a, m.b) for m in mine)
+
+
+def _last_turn(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+    """Every seat's turn in the last round is its last (C-END-1): take the claim worth most now, counting the
+    tickets it completes twice (from minus to plus, C-TKT-3); else a station that completes one; else cards."""
+    if s.plan.stations and not s.plan.routes:
+        station = _build_station(s, moves, claims)
+        if station is not None:
+            return station
+    if claims:
+        points = s.pos.board.route_points
+        done = set(completed(s.pos, s.tickets))
+        tickets = s.pos.board.tickets
+
+        def value(route_id: str) -> int:
+            newly = [t for t in completed(s.pos, s.tickets, route_id) if t not in done]
+            return points[s.pos.board.routes[route_id].length] + 2 * sum(tickets[t].points for t in newly)
+
+        best = max(claims, key=lambda r: (value(r), r))
+        return _best_claim(s, claims[best], {})
+    return _draw_card(s, moves, second=False)
+
+
+# Stations (E-STA-1..3) and tunnels (E-TUN-2..3).
+
+
+def _build_station(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+    if not s.plan.stations:
+        return None
+    city = s.plan.stations[0][0]
+    options = [m for m in moves if isinstance(m, mv.BuildStation) and m.city == city]
+    if not options:
+        return None
+    other_needs = needs(s.pos, s.plan.routes, s.hand)
+    paid = cheapest_payment((m.cards for m in options), s.hand, other_needs)
+    return next(m for m in options if m.cards == paid)
+
+
+def _tunnel_payment(s: Situation, moves: Sequence[mv.Move]) -> mv.Move | None:
+    """Pay a tunnel's extra cards when the route matters (planned, long, or the game is ending), else decline."""
+    pays = [m for m in moves if isinstance(m, mv.PayTunnel)]
+    tunnel = s.view["tunnel"]
+    route_id = tunnel["route"] if tunnel else None
+    matters = route_id is not None and (_planned(s, route_id) or s.endgame or not s.plan.routes)
+    if pays and matters:
+        other_needs = _other_needs(s, route_id) if route_id else {}
+        paid = cheapest_payment((m.cards for m in pays), s.hand, other_needs)
+        return next(m for m in pays if m.cards == paid)
+    return next((m for m in moves if isinstance(m, mv.DeclineTunnel)), None)
+
+
+# Drawing train cards (C-DRW-1..3).
+
+
+def _draw_card(s: Situation, moves: Sequence[mv.Move], second: bool) -> mv.Move | None:
+    draws = [m for m in moves if isinstance(m, mv.DrawCard)]
+    if not draws:
+        return None
+    market = list(s.view["market"])
+    slot = market_choice(market, s.missing, s.hand)
+    if slot is None and not second and _wants_locomotive(s):
+        slot = locomotive_slot(market)
+    if slot is not None:
+        chosen = mv.DrawCard("market", slot)
+        if chosen in draws:
+            return chosen
+    blind = mv.DrawCard("deck")
+    return blind if blind in draws else draws[0]
+
+
+def _wants_locomotive(s: Situation) -> bool:
+    """A face-up locomotive ends the draw (C-DRW-2): worth it for a ferry's locomotives. Otherwise two blind cards
+    do better (taking it whenever several cards were missing lost 40-60 on the USA map)."""
+    return bool(s.plan.routes) and s.missing.get(LOCOMOTIVE, 0) > 0
+
+
+def _fallback(moves: Sequence[mv.Move]) -> mv.Move:
+    """Any legal move, the harmless ones first: cards, a claim, tickets, and a station (it costs 4 points) last."""
+    claims = [m for m in moves if isinstance(m, mv.ClaimRoute)]
+    if claims and not any(isinstance(m, mv.DrawCard) for m in moves):
+        return min(claims, key=lambda m: payment_cost(m.cards, {}, {}))
+    for kind in (mv.DrawCard, mv.PayTunnel, mv.KeepTickets, mv.DeclineTunnel, mv.DrawTickets):
+        found = next((m for m in moves if isinstance(m, kind)), None)
+        if found is not None:
+            return found
+    return moves[0]
