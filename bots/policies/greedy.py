@@ -27,7 +27,7 @@ from .greedy_cards import (
     shortfall,
     tunnel_spare,
 )
-from .plan import Plan, Position, completed, plan_network, position
+from .plan import Plan, Position, claimable, completed, plan_network, position
 
 ENDGAME_TRAINS = 6  # once a seat is this close to ending the game (C-END-1), unfinished plans give way to points
 TICKET_DRAW_TRAINS = 15  # new tickets only with trains enough to build a few more routes
@@ -163,12 +163,26 @@ def _best_claim(s: Situation, options: list[mv.ClaimRoute], other_needs: Mapping
 
 def _claim_planned(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
     board = s.pos.board
-    planned = sorted((r for r in claims if _planned(s, r)), key=lambda r: (-board.routes[r].length, r))
+    planned = sorted(
+        (r for r in claims if _planned(s, r)), key=lambda r: (-_contested(s, r), -board.routes[r].length, r)
+    )
     for route_id in planned:
         move = _best_claim(s, claims[route_id], _other_needs(s, route_id))
         if not _risky(s, move):
             return move
     return None
+
+
+def _contested(s: Situation, route_id: str) -> bool:
+    """A route others may well take first: the only way left between its cities (no open twin) and touching an
+    opponent's network. Such routes are claimed before the others of the plan."""
+    route = s.pos.board.routes[route_id]
+    twin = s.pos.board.routes[route.twin] if route.twin else None
+    if twin is not None and claimable(s.pos, twin):
+        return False
+    cities = (route.a, route.b)
+    theirs = (s.pos.board.routes[r] for r, seat in s.pos.owner.items() if seat != s.pos.seat)
+    return any(other.a in cities or other.b in cities for other in theirs)
 
 
 def _risky(s: Situation, claim: mv.ClaimRoute) -> bool:
