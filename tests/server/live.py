@@ -6,6 +6,12 @@ CELERY_BROKER_URL removed from the environment (so: SQLite, the in-memory channe
 broker, as under `make run`), and waits until it answers. On exit it stops the server with SIGTERM and fails
 if any process the server started is still running. Processes are found by their process group in /proc:
 Linux only (`LINUX` says whether these helpers can run).
+
+`production_stack()` starts what production runs instead, on the local servers: a fresh PostgreSQL database
+(created, migrated, dropped at the end), Redis (one db number, flushed, for the channel layer and the
+broker), one uvicorn web process and one Celery worker (solo pool) reading a queue of its own
+(TTR_TASK_QUEUE, which the web process sends to as well), each in a process group of its own; on exit both
+are stopped with SIGTERM and it fails if anything they started still runs.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +36,8 @@ LINUX = Path("/proc/self/stat").exists()
 EMBEDDED_UNSET = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")  # what test-env or a shell may have set
 START_SECONDS = 60
 STOP_SECONDS = 15
+POSTGRES_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"  # the local server's maintenance database
+REDIS_SERVER_URL = "redis://127.0.0.1:6379"
 
 
 def runall_command(port: int) -> list[str]:
@@ -51,6 +59,22 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+def wait_answering(
+    url: str, process: subprocess.Popen[bytes], log: Callable[[], str], seconds: float = START_SECONDS
+) -> None:
+    """Wait until `url` answers 200, failing with the end of `log()` if `process` exits or `seconds` pass."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert process.poll() is None, f"the server exited ({process.returncode}):\n{log()}"
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"the server did not answer in {seconds} s:\n{log()}")
 
 
 @dataclass(frozen=True)
@@ -96,16 +120,7 @@ class LiveServer:
         return (self.var_dir / "server.log").read_text(errors="replace")[-4000:]
 
     def wait_serving(self) -> None:
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"the server exited ({self.process.returncode}):\n{self.log()}"
-            try:
-                if httpx.get(f"{self.api}/games", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"the server did not answer in {START_SECONDS} s:\n{self.log()}")
+        wait_answering(f"{self.api}/games", self.process, self.log)
 
     def wait_stopped(self, seconds: float) -> list[Process]:
         """Wait until nothing the server started runs; what still runs after `seconds`."""
@@ -148,6 +163,140 @@ def embedded_server(command: Callable[[int], list[str]] = runall_command, *, mig
         finally:
             left = server.stop()
         assert not left, f"still running {STOP_SECONDS} s after SIGTERM: {left}\n{server.log()}"
+
+
+@dataclass
+class ProductionStack(LiveServer):
+    """The web process (`process`, uvicorn) and the worker (`worker_process`), each leading its own group."""
+
+    worker_process: subprocess.Popen[bytes] = field(kw_only=True)
+    database_url: str = field(kw_only=True)
+    redis_url: str = field(kw_only=True)
+    queue: str = field(kw_only=True)
+
+    def processes(self) -> list[Process]:
+        return group_members(self.process.pid) + group_members(self.worker_process.pid)
+
+    def log(self) -> str:
+        return "\n".join(
+            f"--- {name}:\n" + (self.var_dir / name).read_text(errors="replace")[-3000:]
+            for name in ("web.log", "worker.log")
+            if (self.var_dir / name).exists()
+        )
+
+    def wait_worker_ready(self) -> None:
+        """Wait until the worker consumes its queue (its log says "ready"): a task sent before would wait."""
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            assert self.worker_process.poll() is None, f"the worker exited:\n{self.log()}"
+            if " ready." in (self.var_dir / "worker.log").read_text(errors="replace"):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"the worker was not ready in {START_SECONDS} s:\n{self.log()}")
+
+    def stop(self) -> list[Process]:
+        """SIGTERM to the web process, then to the worker (a warm shutdown); what still ran after STOP_SECONDS
+        (then killed, with its whole group)."""
+        left = []
+        for process in (self.process, self.worker_process):
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+            deadline = time.monotonic() + STOP_SECONDS
+            while (running := group_members(process.pid)) and time.monotonic() < deadline:
+                process.poll()
+                time.sleep(0.05)
+            if running:
+                left += running
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        return left
+
+
+def production_env(var_dir: Path, database_url: str, redis_url: str, queue: str) -> dict[str, str]:
+    env = {name: value for name, value in os.environ.items() if name not in EMBEDDED_UNSET}
+    env.update(
+        TTR_VAR_DIR=str(var_dir), DATABASE_URL=database_url, REDIS_URL=redis_url, TTR_TASK_QUEUE=queue,
+        DEBUG="0", PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def worker_command(queue: str, name: str) -> list[str]:
+    """One Celery worker, solo pool (tasks run in the process that takes them: no hop to a pool child)."""
+    celery = [sys.executable, "-m", "celery", "-A", "ttr_server", "worker", "--pool=solo", "--loglevel=INFO"]
+    return [*celery, "-Q", queue, "--hostname", f"{name}@%h"]
+
+
+def web_command(port: int) -> list[str]:
+    uvicorn = [sys.executable, "-m", "uvicorn", "ttr_server.asgi:application", "--host", "127.0.0.1"]
+    return [*uvicorn, "--port", str(port), "--lifespan", "off", "--no-access-log"]
+
+
+@contextmanager
+def scratch_database(name: str, admin_url: str = POSTGRES_ADMIN_URL) -> Iterator[str]:
+    """A new, empty PostgreSQL database `name` on the server of `admin_url`; its URL. Dropped on exit."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@contextmanager
+def production_stack(
+    *, redis_db: int = 9, name: str | None = None, admin_url: str = POSTGRES_ADMIN_URL
+) -> Iterator[ProductionStack]:
+    """A live stack as production runs it, on the local PostgreSQL and Redis (see the module's docstring).
+
+    `redis_db`: the Redis db number it owns (flushed at start and at the end: pick one nothing else uses).
+    `name`: of the database (`ttr_live_<pid>` by default) and of the task queue."""
+    import redis
+
+    name = name or f"ttr_live_{os.getpid()}"
+    redis_url = f"{REDIS_SERVER_URL}/{redis_db}"
+    store = redis.Redis.from_url(redis_url)
+    store.flushdb()
+    try:
+        with scratch_database(name) as database_url, tempfile.TemporaryDirectory(
+            prefix="ttr-stack-", ignore_cleanup_errors=True
+        ) as tmp:
+            var_dir = Path(tmp)
+            env = production_env(var_dir, database_url, redis_url, queue=f"{name}-tasks")
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+            port = free_port()
+
+            def start(command: list[str], log_name: str) -> subprocess.Popen[bytes]:
+                with open(var_dir / log_name, "wb") as log:
+                    return subprocess.Popen(
+                        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                    )
+
+            worker = start(worker_command(env["TTR_TASK_QUEUE"], name), "worker.log")
+            try:
+                web = start(web_command(port), "web.log")
+            except BaseException:
+                worker.kill()
+                worker.wait()
+                raise
+            stack = ProductionStack(
+                web, port, var_dir, worker_process=worker, database_url=database_url, redis_url=redis_url,
+                queue=env["TTR_TASK_QUEUE"],
+            )
+            try:
+                stack.wait_serving()
+                stack.wait_worker_ready()
+                yield stack
+            finally:
+                left = stack.stop()
+            assert not left, f"still running {STOP_SECONDS} s after SIGTERM: {left}\n{stack.log()}"
+    finally:
+        store.flushdb()
+        store.close()
 
 
 def client(server: LiveServer, username: str, password: str = "correct-horse-9") -> httpx.Client:
