@@ -28,6 +28,7 @@ from games.engine.events import TurnTimedOut
 from games.engine.moves import Move
 from games.log import StaleSeq
 from games.models import Game
+from games.selectors import game_row
 from games.services import ServiceError, play_seat
 
 logger = logging.getLogger(__name__)
@@ -36,8 +37,11 @@ MAX_BOT_MOVES = 5000
 
 @shared_task(name=notify.PLAY_BOT_TURNS, ignore_result=True, acks_late=True)
 def play_bot_turns(game_id: str, seq: int) -> int:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.seq > seq:
+    try:
+        game = game_row(game_id)  # the game and its seats in one query
+    except ServiceError:
+        return 0
+    if game.seq > seq:
         return 0
     rng = random.SystemRandom()
     levels = game.bot_levels  # read once: who plays which seat changes only by a resignation, which queues anew
@@ -49,11 +53,12 @@ def play_bot_turns(game_id: str, seq: int) -> int:
         if decision is None:
             break
         try:
-            play_seat(game, *decision, by_bot=True)
+            move = play_seat(game, *decision, by_bot=True)  # moves `game` to the new seq and head
         except (StaleSeq, ServiceError):
             break  # another task or a human moved first: they carry the game on from here
-        game.refresh_from_db(fields=["seq", "status", "head_hash"])
         played += 1
+        if move.finished:
+            break
     return played
 
 

@@ -181,11 +181,11 @@ def play_seat(
 
 def _after_append(game_id: Any, seq: int, state: Any, *, by_bot: bool, bot_seats: frozenset[int]) -> None:
     states.remember(game_id, seq, state)
-    notify.game_moved(game_id, seq)
     if state.finished:
         notify.game_ended(game_id)
     elif not by_bot and bot_seats.intersection(state.deciders()):
-        notify.bots_may_play(game_id, seq)
+        notify.bots_may_play(game_id, seq)  # first: the bot starts thinking while the viewers are told
+    notify.game_moved(game_id, seq)
 
 
 def game_resign(game_id: Any, user: Any) -> Game:

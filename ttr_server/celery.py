@@ -6,6 +6,10 @@ import os
 
 from celery import Celery
 
+from ttr_server import broker
+
+broker.register()  # before any connection: the embedded default broker URL is ttrfs://
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ttr_server.settings")
 
 app = Celery("ttr_server")

@@ -118,11 +118,17 @@ WHITENOISE_USE_FINDERS = True
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Realtime (games/realtime): the channel layer carries only (game, seq) notices and presence changes. With Redis
+# every web process hears every commit, whichever process (web or Celery worker) made it; the in-memory layer
+# reaches only its own process, so there the web process polls the seqs of the games it has sockets for.
 CHANNEL_LAYERS = (
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}
     if REDIS_URL
     else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 )
+# How often a web process reads the seqs of the games it has sockets open for (only while it has some): how a
+# Celery worker's move reaches the sockets under the embedded server, and a lost notice's repair with Redis.
+REALTIME_POLL_SECONDS = float(os.environ.get("REALTIME_POLL_SECONDS", "1" if REDIS_URL else "0.05"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -154,7 +160,8 @@ SPECTACULAR_SETTINGS = {
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: Redis when REDIS_URL is set, otherwise a broker that needs no server.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
+# ttrfs: kombu's filesystem transport with atomic writes (ttr_server/broker.py).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "ttrfs://")
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {}
     if REDIS_URL or "CELERY_BROKER_URL" in os.environ
