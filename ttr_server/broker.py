@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from time import monotonic
+from time import monotonic_ns
 from typing import Any
 
 from kombu.transport import TRANSPORT_ALIASES, filesystem
@@ -22,7 +22,7 @@ SCHEME = "ttrfs"
 
 class Channel(filesystem.Channel):
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
-        name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
+        name = f"{monotonic_ns()}_{uuid.uuid4()}.{queue}.msg"  # sorted by name: first in, first out
         final = os.path.join(self.data_folder_out, name)
         partial = final + ".part"  # a consumer takes only names ending in ".{queue}.msg"
         try:
