@@ -3,7 +3,9 @@
 `play_bot_turns(game_id, seq)` plays every decision that belongs to a bot (a bot seat, or the seat of a
 player who resigned) until a human decides or the game ends. It is idempotent: a task for a seq the game has
 moved past does nothing, and every append goes through `expected_seq`, so a duplicate delivery cannot move
-twice; a task that loses a race stops (the winner, or the human who moved, carries the game on).
+twice. A task that loses a race reads the game again and goes on if a bot still decides: in the setup phase a
+human may keep tickets between two bots' choices, and that human's move queued a task for a seq this one
+may already have passed.
 
 `sweep()` runs every second or so (Celery beat): a decision past its deadline gets `turn_timed_out` and
 is played by the game's fallback bot (RULES.md X-TIME-1); a bot decision or an ended game's scoring whose
@@ -55,7 +57,8 @@ def play_bot_turns(game_id: str, seq: int) -> int:
         try:
             move = play_seat(game, *decision, by_bot=True)  # moves `game` to the new seq and head
         except (StaleSeq, ServiceError):
-            break  # another task or a human moved first: they carry the game on from here
+            game = game_row(game_id)  # someone moved first: look again
+            continue
         played += 1
         if move.finished:
             break
