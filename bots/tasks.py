@@ -80,17 +80,23 @@ def choose(state: State, seat: int, level: str, rng: random.Random) -> Move:
 @shared_task(name="bots.tasks.sweep", ignore_result=True)
 def sweep() -> dict[str, int]:
     now = timezone.now()
-    timed_out = sum(_time_out(game, now) for game in clocks.overdue_games(now))
     quiet = now - timedelta(seconds=settings.TTR_LOST_TASK_SECONDS)
-    requeued = 0
-    for game in clocks.idle_games(quiet, Game.Status.ACTIVE):
-        if game.bot_seats.intersection(states.state_at(game.pk, game.seq).deciders()):
-            notify.bots_may_play(game.pk, game.seq)
+    timed_out = requeued = 0
+    for active in clocks.active_games():
+        if clocks.may_be_overdue(active, now):
+            timed_out += _time_out(game_row(active.id), now)
+        if active.has_bots and active.last_at < quiet and _bot_waits(active):
+            notify.bots_may_play(active.id, active.seq)
             requeued += 1
-    unscored = [g for g in clocks.idle_games(quiet, Game.Status.FINISHED) if g.last_type == "game_ended"]
-    for game in unscored:
-        notify.game_ended(game.pk)
+    unscored = clocks.unscored_games(quiet)
+    for game_id in unscored:
+        notify.game_ended(game_id)
     return {"timed_out": timed_out, "bots_requeued": requeued, "scoring_requeued": len(unscored)}
+
+
+def _bot_waits(active: clocks.ActiveGame) -> bool:
+    game = game_row(active.id)
+    return bool(game.bot_seats.intersection(states.state_at(game.pk, active.seq).deciders()))
 
 
 def _time_out(game: Game, now: Any) -> int:

@@ -39,6 +39,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    scored_at = models.DateTimeField(null=True, blank=True)  # when its score was found in the log (or appended)
     seq = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, default=GENESIS_HASH)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games import log, notify, ratings, states
 from games.engine import evolve, score_ended
@@ -25,10 +26,12 @@ def game_score_and_rate(game_id: Any) -> bool:
         if game is None or game.status != Game.Status.FINISHED:
             return False
         state = states.state_at(game.pk, game.seq)
-        if state.scores:
+        if state.scores:  # scored already (or an old log with the score in game_ended): say so to the sweep
+            Game.objects.filter(pk=game.pk, scored_at__isnull=True).update(scored_at=timezone.now())
             return False
         scored = score_ended(state)
         rows = log.append(game, game.seq, [scored])
+        Game.objects.filter(pk=game.pk).update(scored_at=rows[-1].created_at)
         if game.ranked:
             ratings.rate_game(game, rated_places(game, scored), rows[-1].created_at)
         new_seq, new_state = game.seq, evolve(state, scored)

@@ -109,3 +109,15 @@ def test_the_state_shows_the_deadline_only_when_the_game_has_a_clock() -> None:
     assert deadline == started + timedelta(seconds=90)  # setup: every seat chooses from the start (X-TIME-1)
     timed.play(0, timed.get(0, "legal-moves")["moves"][0])
     assert datetime.fromisoformat(timed.state(1)["view"]["deadline"]) == deadline  # seat 1 still from the start
+
+
+def test_the_sweep_scores_an_ended_game_whose_scoring_task_was_lost(settings: Any) -> None:
+    from bots.tasks import sweep
+
+    settings.TTR_LOST_TASK_SECONDS = 0
+    table = seated_game("w", "usa", 2)
+    finish_by_services(table.game_id, random.Random(9), score=False)  # and the score_game task never came
+    assert sweep()["scoring_requeued"] == 1  # eager here: the task ran inside the sweep
+    assert Event.objects.filter(game_id=table.game_id, type="game_scored").count() == 1
+    assert Game.objects.get(pk=table.game_id).scored_at is not None
+    assert sweep()["scoring_requeued"] == 0  # a scored game is never looked at again
