@@ -1,17 +1,24 @@
 """What happens after a commit: tell the game's channel group the new seq; queue the workers' tasks.
 
 The group message carries only (game id, seq), never a secret: each connection fetches what it may see.
+Telling never waits: the message is handed to an event loop in a thread of its own (`_Sender`) and the move's
+response goes on at once; a notice lost there is repaired by the web processes' poll of the seqs of the games
+they serve (games/realtime/hub.py). The in-memory channel layer (embedded server) reaches only this process's
+sockets, so there the message goes to the loop that serves them, if this process serves any; another process's
+move (the Celery worker's) reaches them through that poll.
 Tasks are sent by name: `games` never imports `bots` (dependencies point one way, DESIGN.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from celery import current_app
-from channels.layers import get_channel_layer
+from channels.layers import DEFAULT_CHANNEL_LAYER, InMemoryChannelLayer, channel_layers, get_channel_layer
 
 logger = logging.getLogger(__name__)
 
@@ -24,13 +31,48 @@ def group_name(game_id: Any) -> str:
 
 
 def game_moved(game_id: Any, seq: int) -> None:
+    """Tell the game's group that it is at `seq` now (returns at once; called after the commit)."""
+    message = {"type": "game.moved", "game": str(game_id), "seq": seq}
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(group_name(game_id), {"type": "game.moved", "seq": seq})
-    except Exception:  # the log is the truth; a lost notice is repaired by the client's resync
-        logger.exception("could not notify game %s of seq %s", game_id, seq)
+    if isinstance(layer, InMemoryChannelLayer):
+        from games.realtime import hub
+
+        hub.post(group_name(game_id), message)  # only this process's sockets can hear it
+    else:
+        _sender().send(group_name(game_id), message)
+
+
+class _Sender:
+    """An event loop in a daemon thread, with a channel layer of its own, that sends group messages."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        self.layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+        threading.Thread(target=self.loop.run_forever, name="ttr-notify", daemon=True).start()
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        asyncio.run_coroutine_threadsafe(self._send(group, message), self.loop)  # not waited for
+
+    async def _send(self, group: str, message: dict[str, Any]) -> None:
+        try:
+            await self.layer.group_send(group, message)
+        except Exception:  # the log is the truth: the web processes' poll or a resync repairs a lost notice
+            logger.exception("could not notify %s of %s", group, message)
+
+
+_sender_lock = threading.Lock()
+_the_sender: _Sender | None = None
+
+
+def _sender() -> _Sender:
+    global _the_sender
+    with _sender_lock:
+        if _the_sender is None or _the_sender.pid != os.getpid():  # a forked child needs its own thread
+            _the_sender = _Sender()
+        return _the_sender
 
 
 def send(task: str, *args: Any) -> None:

@@ -1,7 +1,16 @@
-"""WebSocket routes (the live stream arrives with the realtime issue)."""
+"""WebSocket routes: a game's live stream (games/realtime/consumer.py); any other path is answered not_found."""
 
 from __future__ import annotations
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.urls import re_path
+
+from games.realtime.consumer import GameConsumer, NoSuchPath
+
+UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"  # lower-case and hyphenated, as HTTP takes it
+
+websocket_urlpatterns: list[Any] = [
+    re_path(rf"^ws/games/(?P<game_id>{UUID})/$", GameConsumer.as_asgi()),
+    re_path(r"", NoSuchPath.as_asgi()),
+]

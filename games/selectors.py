@@ -12,7 +12,7 @@ from typing import Any
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 
-from games import clocks, log, states
+from games import clocks, log, presence, states
 from games.codec import move_to_dict
 from games.engine import legal_moves, view
 from games.models import Game, Seat
@@ -86,6 +86,13 @@ def _open_view(game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def game_state(game: Game, user: Any, at: int | None = None) -> dict[str, Any]:
+    answer = _game_state(game, user, at)
+    # The seats with a socket open now (games/presence.py): about the table, not the game, so a replay shows it too.
+    answer["presence"] = presence.seats(game.pk)
+    return answer
+
+
+def _game_state(game: Game, user: Any, at: int | None) -> dict[str, Any]:
     seat = seat_of(game, user)
     seq = game.seq if at is None else at
     if seq == 0:

@@ -1,4 +1,6 @@
-"""The ASGI application: HTTP through Django, WebSockets through Channels (routes added by the realtime work)."""
+"""The ASGI application: HTTP through Django, WebSockets through Channels (games/routing.py), on one server.
+
+A socket is authenticated by `?token=` or the session cookie (games/realtime/auth.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,9 @@ from ttr_server.http import get_asgi_application  # one thread hop per HTTP requ
 
 django_asgi = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (Django must be set up first)
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (Django must be set up first)
 
+from games.realtime.auth import auth_stack  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {"http": django_asgi, "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns))}
-)
+application = ProtocolTypeRouter({"http": django_asgi, "websocket": auth_stack(URLRouter(websocket_urlpatterns))})

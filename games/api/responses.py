@@ -138,6 +138,10 @@ class StateSerializer(serializers.Serializer):
     seq = serializers.IntegerField(min_value=0)
     status = serializers.ChoiceField(choices=["open", "active", "finished"])
     view = ViewSerializer()
+    presence = serializers.ListField(
+        child=serializers.IntegerField(min_value=0), required=False,
+        help_text="the seats with a WebSocket open now (in a replay too: the table now, not the game then)",
+    )
 
 
 @extend_schema_field(MOVE_SCHEMA)

@@ -1,0 +1,192 @@
+"""`/ws/games/{id}/`: one game's live stream for one viewer (API.md, WebSocket).
+
+On connect: `hello` with the state as the viewer may see it, its seq and the seats present. Then, whenever the
+game's group hears a new seq (or the hub's poll sees one), the socket reads the events after its own cursor
+from the database, projected for its own user (games.selectors.events_since), and sends them as one `events`
+message: in seq order, no gap, no duplicate, because one lock orders every send of events and the cursor only
+moves forward with what was sent. A client's `move` goes through the same service as POST /moves and is
+answered with `move_result` (the HTTP error body when refused); its events come first, as for everyone else.
+`resync` answers the events after the seq the client names. Nothing a client sends can crash the socket: what
+cannot be read gets an `error` message and changes nothing. An anonymous socket watches and never moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+from rest_framework.exceptions import NotAuthenticated
+
+from games import presence, selectors, services
+from games.codec import move_from_dict
+from games.notify import group_name
+from games.realtime import messages
+from games.realtime.hub import announce, hub, run_sync
+
+logger = logging.getLogger(__name__)
+CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    game_id: str
+    seat: int | None = None
+
+    async def connect(self) -> None:
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        self.user = self.scope.get("user") or AnonymousUser()
+        self.cursor = self.wanted = 0  # the last seq sent; the last seq the game is known to have reached
+        self.lock = asyncio.Lock()
+        self.pulling: asyncio.Task[None] | None = None
+        self.joined = False
+        self.presence_version, self.presence_sent = -1, None
+        await self.accept()
+        if self.scope.get("auth_problem"):
+            await self.refuse({"code": "authentication_failed", "detail": self.scope["auth_problem"]}, CLOSE_UNAUTHORISED)
+            return
+        async with self.lock:
+            try:
+                self.seat = await run_sync(self._seat)
+            except services.ServiceError as error:
+                await self.refuse(messages.error_body(error)[1], CLOSE_NOT_FOUND)
+                return
+            # Listen before reading the state: a move committed meanwhile is then heard, never missed.
+            await self.channel_layer.group_add(group_name(self.game_id), self.channel_name)
+            hub.add(self)
+            self.joined = True
+            if self.seat is not None:
+                await announce(self.game_id, await presence.arrive(self.game_id, self.seat, self.channel_name))
+            state = await run_sync(self._state)
+            self.cursor = self.wanted = max(self.wanted, state["seq"])
+            self.presence_sent = state["presence"]
+            await self.send_json(
+                {
+                    "type": "hello", "seq": state["seq"], "status": state["status"], "state": state["view"],
+                    "presence": state["presence"],
+                }
+            )
+        self.wake(self.wanted)
+
+    def _state(self) -> dict[str, Any]:
+        return selectors.game_state(selectors.game_row(self.game_id), self.user)
+
+    def _seat(self) -> int | None:
+        return services.seat_of(selectors.game_row(self.game_id), self.user)
+
+    async def refuse(self, error: dict[str, Any], code: int) -> None:
+        await self.send_json({"type": "error", "error": error})
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        if not self.joined:
+            return
+        self.joined = False
+        hub.remove(self)
+        await self.channel_layer.group_discard(group_name(self.game_id), self.channel_name)
+        if self.seat is not None:
+            await announce(self.game_id, await presence.leave(self.game_id, self.seat, self.channel_name))
+
+    # the game's group: (game, seq) and presence, never a secret
+
+    async def game_moved(self, message: dict[str, Any]) -> None:
+        self.wake(int(message["seq"]))
+
+    async def presence_changed(self, message: dict[str, Any]) -> None:
+        if message["version"] <= self.presence_version:
+            return  # an older change, overtaken on the way
+        self.presence_version = message["version"]
+        if message["seats"] != self.presence_sent:
+            self.presence_sent = message["seats"]
+            await self.send_json({"type": "presence", "seats": message["seats"]})
+
+    # events: pulled from the database after the cursor, one pull at a time
+
+    def wake(self, seq: int) -> None:
+        self.wanted = max(self.wanted, seq)
+        if self.joined and self.wanted > self.cursor and (self.pulling is None or self.pulling.done()):
+            self.pulling = asyncio.get_running_loop().create_task(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        try:
+            while self.joined and self.cursor < self.wanted:
+                async with self.lock:
+                    if not await self._send_events_after(self.cursor):
+                        return  # nothing newer in the database (yet): the next notice or poll wakes us
+        except Exception:
+            logger.exception("could not send events to a socket of game %s", self.game_id)
+
+    async def _send_events_after(self, after: int, *, resync: bool = False) -> bool:
+        """Send the events after `after` up to the game's seq now (a push sends nothing when there are none)."""
+        answer = await run_sync(self._events_after, after)
+        if not answer["events"] and not resync:
+            return False
+        message = {"type": "events", "seq": answer["seq"], "events": answer["events"]}
+        if resync:
+            message["resync"] = True  # the answer to a resync, which a client can tell from a push sent before it
+        await self.send_json(message)
+        self.cursor = answer["seq"]
+        return True
+
+    def _events_after(self, after: int) -> dict[str, Any]:
+        return selectors.events_since(selectors.game_row(self.game_id), self.user, after)
+
+    # what the client sends
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = messages.parse(text_data, bytes_data)
+            if message["type"] == "move":
+                await self.move(message)
+            else:
+                await self.resync(messages.resync_after(message))
+        except messages.Refused as refused:
+            await self.send_json({"type": "error", "status": refused.status, "error": refused.body})
+        except Exception as error:  # a bug: say so, keep the socket
+            await self.send_json({"type": "error", "status": 500, "error": messages.error_body(error)[1]})
+
+    async def move(self, message: dict[str, Any]) -> None:
+        try:
+            request = messages.move_request(message)
+        except messages.Refused as refused:
+            await self.send_json(_refused_move(refused))
+            return
+        result = await run_sync(self._play, request)
+        if result["ok"]:
+            self.wake(result["seq"])
+            async with self.lock:  # the mover's events before its result, as everyone else's
+                if self.cursor < result["seq"]:
+                    await self._send_events_after(self.cursor)
+        await self.send_json(result)
+
+    def _play(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            if not self.user.is_authenticated:
+                raise NotAuthenticated()
+            game = selectors.game_row(self.game_id)
+            played = services.game_play(game, self.user, request["expected_seq"], move_from_dict(request["move"]))
+        except Exception as error:
+            return _refused_move(messages.refused(error))
+        return {"type": "move_result", "ok": True, "seq": played.seq}
+
+    async def resync(self, after: int) -> None:
+        async with self.lock:
+            await self._send_events_after(after, resync=True)
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+
+def _refused_move(refused: messages.Refused) -> dict[str, Any]:
+    return {"type": "move_result", "ok": False, "status": refused.status, "error": refused.body}
+
+
+class NoSuchPath(AsyncWebsocketConsumer):
+    """Any other WebSocket path: say so and close (the router would otherwise fail the handshake with a 500)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.send(text_data=json.dumps({"type": "error", "error": {"code": "not_found", "detail": "no such path"}}))
+        await self.close(code=CLOSE_NOT_FOUND)

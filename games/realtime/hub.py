@@ -1,0 +1,110 @@
+"""This process's game sockets, by game: the seq poll that no commit can slip past, and presence upkeep.
+
+A commit's notice reaches the sockets through the channel layer (games/notify.py). The hub also asks the
+database for the seq of every game this process has a socket open for, every `REALTIME_POLL_SECONDS`, and
+wakes the sockets of a game that moved: under the embedded server (in-memory layer) that is how a move made by
+the separate Celery worker reaches the sockets (every 50 ms: one indexed query for all of them), and with Redis
+it repairs a notice lost on the way (every second). It runs only while this process has a socket open. It
+also renews the presence entries of this process's sockets (games/presence.py) and announces any change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Protocol
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from games import presence
+from games.models import Game
+from games.notify import group_name
+
+logger = logging.getLogger(__name__)
+
+
+class Socket(Protocol):
+    game_id: str
+    seat: int | None
+    channel_name: str
+
+    def wake(self, seq: int) -> None: ...
+
+
+def run_sync(function: Any, *args: Any) -> Any:
+    """Run sync (database) code in a worker thread of the pool; sockets do not queue behind one another."""
+    return database_sync_to_async(function, thread_sensitive=False)(*args)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.games: dict[str, set[Socket]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, socket: Socket) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.games.setdefault(socket.game_id, set()).add(socket)
+        if self.task is None or self.task.done() or self.task.get_loop() is not self.loop:
+            self.task = self.loop.create_task(self._watch())
+
+    def remove(self, socket: Socket) -> None:
+        sockets = self.games.get(socket.game_id, set())
+        sockets.discard(socket)
+        if not sockets:
+            self.games.pop(socket.game_id, None)
+
+    def wake(self, game_id: str, seq: int) -> None:
+        for socket in list(self.games.get(game_id, ())):
+            socket.wake(seq)
+
+    async def _watch(self) -> None:
+        renewed = time.monotonic()
+        while self.games:
+            await asyncio.sleep(settings.REALTIME_POLL_SECONDS)
+            try:
+                for game_id, seq in (await run_sync(_seqs, list(self.games))).items():
+                    self.wake(game_id, seq)
+                if time.monotonic() - renewed > presence.RENEW_SECONDS:
+                    renewed = time.monotonic()
+                    await self._renew()
+            except Exception:  # keep watching: the next round may work
+                logger.exception("the realtime poll failed")
+
+    async def _renew(self) -> None:
+        for sockets in list(self.games.values()):
+            for socket in list(sockets):
+                if socket.seat is not None:
+                    change = await presence.renew(socket.game_id, socket.seat, socket.channel_name)
+                    await announce(socket.game_id, change)
+
+
+def _seqs(game_ids: list[str]) -> dict[str, int]:
+    return {str(pk): seq for pk, seq in Game.objects.filter(pk__in=game_ids).values_list("pk", "seq")}
+
+
+async def announce(game_id: str, change: presence.Change) -> None:
+    """Tell the game's sockets (every process's) the seats present now, if that changed: public, no secret."""
+    if change.changed:
+        message = {"type": "presence.changed", "seats": change.seats, "version": change.version}
+        await get_channel_layer().group_send(group_name(game_id), message)
+
+
+hub = Hub()
+
+
+def post(group: str, message: dict[str, Any]) -> None:
+    """Send a group message on the loop that serves this process's sockets (from any thread; returns at once).
+    For the in-memory channel layer, which only this process's sockets can hear: none open, nothing to do."""
+    loop = hub.loop
+    if loop is None or loop.is_closed() or not hub.games:
+        return
+    layer = get_channel_layer()
+
+    def send() -> None:
+        loop.create_task(layer.group_send(group, message))
+
+    loop.call_soon_threadsafe(send)
