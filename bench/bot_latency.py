@@ -54,7 +54,7 @@ def idle_cpu(server: LiveServer, seconds: float) -> float:
         fields = stat.read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
 
-    time.sleep(2)  # let it finish starting up
+    time.sleep(8)  # let it finish starting up (imports, migrations check, the first sweeps)
     before, started = used(), time.monotonic()
     time.sleep(seconds)
     return (used() - before) / (time.monotonic() - started)
