@@ -90,7 +90,8 @@ def _async_redis() -> Any:
 
     loop = asyncio.get_running_loop()
     if loop not in _async_clients:
-        _async_clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL)
+        limit = settings.REDIS_MAX_CONNECTIONS
+        _async_clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL, max_connections=limit)
     return _async_clients[loop]
 
 

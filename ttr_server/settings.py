@@ -121,8 +121,16 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # Realtime (games/realtime): the channel layer carries only (game, seq) notices and presence changes. With Redis
 # every web process hears every commit, whichever process (web or Celery worker) made it; the in-memory layer
 # reaches only its own process, so there the web process polls the seqs of the games it has sockets for.
+# A burst of sockets opening at once takes a Redis connection each (group_add): redis-py's pool refuses past its
+# limit (100) rather than waiting, which dropped sockets in bench/realtime.py; the connections are reused after.
+REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 CHANNEL_LAYERS = (
-    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}
+    {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}]},
+        }
+    }
     if REDIS_URL
     else {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 )

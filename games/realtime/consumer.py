@@ -2,7 +2,8 @@
 
 On connect: `hello` with the state as the viewer may see it, its seq and the seats present. Then, whenever the
 game's group hears a new seq (or the hub's poll sees one), the socket reads the events after its own cursor
-from the database, projected for its own user (games.selectors.events_since), and sends them as one `events`
+from the database (read once for all of this process's sockets of the game, games/realtime/hub.py), projected
+for its own user as /events projects them (games.log.project), and sends them as one `events`
 message: in seq order, no gap, no duplicate, because one lock orders every send of events and the cursor only
 moves forward with what was sent. A client's `move` goes through the same service as POST /moves and is
 answered with `move_result` (the HTTP error body when refused); its events come first, as for everyone else.
@@ -21,8 +22,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.exceptions import NotAuthenticated
 
-from games import presence, selectors, services
+from games import log, presence, selectors, services
 from games.codec import move_from_dict
+from games.models import Game
 from games.notify import group_name
 from games.realtime import messages
 from games.realtime.hub import announce, hub, run_sync
@@ -119,8 +121,13 @@ class GameConsumer(AsyncWebsocketConsumer):
             logger.exception("could not send events to a socket of game %s", self.game_id)
 
     async def _send_events_after(self, after: int, *, resync: bool = False) -> bool:
-        """Send the events after `after` up to the game's seq now (a push sends nothing when there are none)."""
-        answer = await run_sync(self._events_after, after)
+        """Send the events after `after` up to the game's seq as read (a push sends nothing when there are none).
+
+        The rows come from the database through the hub, which reads them once for all of this process's
+        sockets of the game (a resync always reads); each socket projects them for its own user."""
+        game, rows = await hub.read(self.game_id, after, None if resync else self.wanted)
+        seat, finished = services.seat_of(game, self.user), game.status == Game.Status.FINISHED
+        answer = {"seq": game.seq, "events": [log.project(row, seat, finished) for row in rows]}
         if not answer["events"] and not resync:
             return False
         message = {"type": "events", "seq": answer["seq"], "events": answer["events"]}
@@ -129,9 +136,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send_json(message)
         self.cursor = answer["seq"]
         return True
-
-    def _events_after(self, after: int) -> dict[str, Any]:
-        return selectors.events_since(selectors.game_row(self.game_id), self.user, after)
 
     # what the client sends
 

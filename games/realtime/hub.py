@@ -13,14 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import presence
-from games.models import Game
+from games import log, presence, selectors
+from games.models import Event, Game
 from games.notify import group_name
 
 logger = logging.getLogger(__name__)
@@ -39,11 +40,36 @@ def run_sync(function: Any, *args: Any) -> Any:
     return database_sync_to_async(function, thread_sensitive=False)(*args)
 
 
+@dataclass
+class Feed:
+    """A game's rows as last read from the log, shared by this process's sockets of that game: when a move is
+    announced, the first socket to pull reads the database and the others find the rows already read."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    game: Game | None = None  # the game row (with its seats) as of the last read
+    rows: list[Event] = field(default_factory=list)  # the rows after `after`, up to game.seq
+    after: int = 0
+
+
 class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.games: dict[str, set[Socket]] = {}
         self.task: asyncio.Task[None] | None = None
+        self.feeds: dict[str, Feed] = {}
+
+    async def read(self, game_id: str, after: int, fresh_from: int | None) -> tuple[Game, list[Event]]:
+        """The game and its rows after `after`. The rows last read for this game serve when they start at or
+        before `after` and reach `fresh_from` (a seq the caller knows the game has reached); otherwise, or with
+        None, the database is read (and what it gave is kept for the game's other sockets)."""
+        feed = self.feeds.setdefault(game_id, Feed())
+        async with feed.lock:
+            fresh = feed.game is not None and fresh_from is not None and feed.game.seq >= fresh_from
+            if not (fresh and feed.after <= after):
+                feed.game, feed.rows = await run_sync(_read, game_id, after)
+                feed.after = after
+            assert feed.game is not None
+            return feed.game, [row for row in feed.rows if row.seq > after]
 
     def add(self, socket: Socket) -> None:
         self.loop = asyncio.get_running_loop()
@@ -56,6 +82,7 @@ class Hub:
         sockets.discard(socket)
         if not sockets:
             self.games.pop(socket.game_id, None)
+            self.feeds.pop(socket.game_id, None)
 
     def wake(self, game_id: str, seq: int) -> None:
         for socket in list(self.games.get(game_id, ())):
@@ -80,6 +107,11 @@ class Hub:
                 if socket.seat is not None:
                     change = await presence.renew(socket.game_id, socket.seat, socket.channel_name)
                     await announce(socket.game_id, change)
+
+
+def _read(game_id: str, after: int) -> tuple[Game, list[Event]]:
+    game = selectors.game_row(game_id)
+    return game, list(log.rows_between(game.pk, after, game.seq))
 
 
 def _seqs(game_ids: list[str]) -> dict[str, int]:
