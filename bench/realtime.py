@@ -169,7 +169,11 @@ async def main_async(port: int, tables: list[Table], pids: list[int], args: argp
     import httpx
 
     bench = Bench(port, tables)
-    listeners = [asyncio.create_task(bench.listen(t, s)) for t in tables for s in range(PLAYERS)]
+    listeners = []
+    for start in range(0, len(tables), 10):  # 50 sockets at a time: a burst of 500 handshakes is not the subject
+        listeners += [asyncio.create_task(bench.listen(t, s)) for t in tables[start : start + 10] for s in range(PLAYERS)]
+        while len(bench.sockets) < len(listeners) and not any(task.done() for task in listeners):
+            await asyncio.sleep(0.05)
     while len(bench.sockets) < len(listeners) or min(min(t.seen) for t in tables) == 0:
         failed = [task for task in listeners if task.done()]
         if failed:

@@ -128,7 +128,12 @@ CHANNEL_LAYERS = (
     {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS}]},
+            # socket_timeout: channels_redis waits on a channel with a blocking read of up to 5 s, and redis-py 8
+            # times reads out after 5 s by default, so an idle process's read failed now and then and took a
+            # socket down with it (uvicorn drops the connection without a close frame).
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS, "socket_timeout": 30}]
+            },
         }
     }
     if REDIS_URL
