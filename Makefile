@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench simulate clean
+.PHONY: run test lint bench simulate clean chromium
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check games bots ttr_server tests bench
 	$(BIN)/mypy
 
-test: $(STAMP) lint
+# The browser tests drive Debian's chromium (Playwright never downloads a browser here); without it they skip.
+chromium:
+	@test -x /usr/bin/chromium || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+	  { apt-get install -y -qq chromium || { apt-get update -qq && apt-get install -y -qq chromium; }; }; } || \
+	  echo "make: chromium is not installed: the browser tests will be skipped"
+
+test: $(STAMP) lint chromium
 	./scripts/test-env $(BIN)/pytest
 
 bench: $(STAMP)

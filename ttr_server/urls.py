@@ -2,11 +2,21 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from ttr_server import pages
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
+    # The web client: one HTML shell for every page address; its modules draw the page the address names.
+    path("", pages.shell, name="lobby"),
+    path("signin", pages.shell, name="signin"),
+    path("leaderboard", pages.shell, name="leaderboard"),
+    path("users/<str:username>", pages.shell, name="user"),
+    path("games/<uuid:game_id>", pages.shell, name="game"),
+    path("games/<uuid:game_id>/replay", pages.shell, name="replay"),
+    path("maps/<str:name>.json", pages.board, name="board"),
 ]
 
 handler400 = "games.api.errors.bad_request"

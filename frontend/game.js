@@ -1,0 +1,425 @@
+// The game page: board, market, hand, tickets, players, whose turn and clock, every action by clicking among
+// /legal-moves, errors with the server's rule text, live updates over the WebSocket (reconnect + resync),
+// an offline indicator, the event log in words and the final score breakdown.
+import { h, mount } from "./dom.js";
+import { get, post, session, ApiError, board as loadBoard } from "./api.js";
+import { createBoard } from "./board.js";
+import { CARD_COLOURS, FILL, SEAT_FILL, SEAT_NAME, cardsText } from "./colours.js";
+import { BOT_LEVELS, logLines, seatName, ticketText } from "./words.js";
+import { scoreTable, playersTable, cardFace, completedTickets } from "./panels.js";
+
+export async function gamePage(page, id) {
+  const game = new Game(page, id);
+  await game.start();
+  window.ttrGame = game; // for debugging in a console
+}
+
+class Game {
+  constructor(page, id) {
+    this.page = page;
+    this.id = id;
+    this.events = [];
+    this.moves = [];
+    this.presence = [];
+    this.selected = null; // {kind: "route"|"city", id}
+    this.keep = new Set();
+    this.message = "";
+    this.error = "";
+    this.online = false;
+    this.busy = false;
+    this.score = null;
+  }
+
+  async start() {
+    this.summary = await get(`/games/${this.id}`);
+    this.map = await loadBoard(this.summary.map);
+    this.board = createBoard(this.map);
+    this.board.tickets = Object.fromEntries(this.map.tickets.map((t) => [t.id, t]));
+    this.layout();
+    await this.refresh();
+    if (this.summary.status !== "open") await this.loadEvents();
+    this.connect();
+    setInterval(() => this.tick(), 1000);
+    // Seats taken and the start append no event while a game is open, so the socket says nothing: poll.
+    const poll = setInterval(() => {
+      if (this.summary.status !== "open") clearInterval(poll);
+      else this.refresh().catch(() => {});
+    }, 1500);
+  }
+
+  get ctx() { return { seats: this.summary.seats, board: this.board }; }
+  get mySeat() { return this.view ? this.view.your_seat : null; }
+
+  layout() {
+    this.statusBar = h("div.status-bar", { "aria-live": "polite" });
+    this.side = h("div.side");
+    this.logList = h("ol.log", { "aria-label": "What happened" });
+    this.finalWrap = h("div.final-wrap");
+    mount(this.page, h("div.game", { "data-game": this.id },
+      this.statusBar, this.finalWrap, this.board.element, this.side));
+  }
+
+  // ---- data
+  async refresh() {
+    const summary = get(`/games/${this.id}`);
+    if (this.summary.status === "open") {
+      const before = JSON.stringify(this.summary);
+      this.summary = await summary;
+      if (this.summary.status === "open") return JSON.stringify(this.summary) === before && this.drawn ? null : this.render();
+      await this.loadEvents();
+    }
+    const [state, moves] = await Promise.all([
+      get(`/games/${this.id}/state`),
+      session.token ? get(`/games/${this.id}/legal-moves`).catch(() => ({ seq: -1, moves: [] })) : { seq: -1, moves: [] },
+    ]);
+    this.summary = await summary;
+    this.seq = state.seq;
+    this.view = state.view;
+    this.status = state.status;
+    this.moves = moves.seq === state.seq ? moves.moves : [];
+    if (moves.seq !== state.seq && moves.seq !== -1) this.scheduleRefresh(); // a move landed between the two reads
+    if (this.status === "finished" && !this.score) this.loadScore();
+    this.render();
+  }
+
+  scheduleRefresh(delay = 120) {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => this.refresh().catch((e) => this.fail(e)), delay);
+  }
+
+  async loadEvents() {
+    const after = this.events.length ? this.events[this.events.length - 1].seq : 0;
+    const answer = await get(`/games/${this.id}/events?after=${after}`);
+    this.addEvents(answer.events);
+  }
+
+  addEvents(events) {
+    const last = this.events.length ? this.events[this.events.length - 1].seq : 0;
+    const fresh = events.filter((e) => e.seq > last);
+    if (fresh.length && fresh[0].seq !== last + 1 && this.events.length) {
+      this.resync(); // a gap: ask for what was missed
+      return;
+    }
+    this.events.push(...fresh);
+    this.renderLog();
+  }
+
+  async loadScore() {
+    try {
+      this.score = await get(`/games/${this.id}/score`);
+      this.render();
+    } catch (err) {
+      if (err instanceof ApiError && err.body.code === "not_scored") setTimeout(() => this.loadScore(), 700);
+    }
+  }
+
+  // ---- live updates
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const token = session.token ? `?token=${encodeURIComponent(session.token)}` : "";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.id}/${token}`);
+    this.socket = socket;
+    socket.onopen = () => { this.retry = 0; };
+    socket.onmessage = (message) => this.onMessage(JSON.parse(message.data));
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.setOnline(false);
+      this.retry = Math.min((this.retry || 0) + 1, 6);
+      setTimeout(() => this.connect(), 250 * 2 ** this.retry);
+    };
+    window.addEventListener("offline", () => socket.close(), { once: true });
+  }
+
+  onMessage(message) {
+    switch (message.type) {
+      case "hello":
+        this.setOnline(true);
+        this.presence = message.presence || [];
+        if (this.summary.status !== "open" || message.seq > 0) this.loadEvents().catch(() => {});
+        this.scheduleRefresh(0);
+        break;
+      case "events":
+        this.addEvents(message.events);
+        this.scheduleRefresh();
+        break;
+      case "presence":
+        this.presence = message.seats;
+        this.render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  resync() {
+    const after = this.events.length ? this.events[this.events.length - 1].seq : 0;
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "resync", after }));
+    else this.loadEvents().catch(() => {});
+  }
+
+  setOnline(online) {
+    this.online = online;
+    this.renderStatus();
+  }
+
+  // ---- moves
+  async play(move) {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = "";
+    this.render(); // every action button disabled until the answer is in
+    const selected = this.selected;
+    try {
+      await post(`/games/${this.id}/moves`, { expected_seq: this.seq, move });
+      if (this.selected === selected) this.selected = null;
+      this.keep = new Set();
+    } catch (err) {
+      if (err instanceof ApiError && err.body.code === "stale_seq") this.error = "The game moved on meanwhile: look again.";
+      else this.error = err instanceof ApiError ? err.text : String(err);
+    } finally {
+      this.busy = false;
+    }
+    await this.refresh().catch((e) => this.fail(e));
+  }
+
+  async seatAction(path, body) {
+    this.error = "";
+    this.drawn = false;
+    try { await post(`/games/${this.id}/${path}`, body); }
+    catch (err) { this.error = err instanceof ApiError ? err.text : String(err); }
+    await this.refresh();
+  }
+
+  fail(err) {
+    this.error = err instanceof ApiError ? err.text : String(err);
+    this.render();
+  }
+
+  movesOf(type) { return this.moves.filter((m) => m.type === type); }
+
+  // ---- rendering
+  render() {
+    this.renderStatus();
+    if (this.summary.status === "open" && !this.view) return this.renderOpen();
+    const v = this.view;
+    this.board.update(v.routes, v.stations);
+    const claims = this.movesOf("claim_route");
+    const stations = this.movesOf("build_station");
+    this.board.setActive(new Set(claims.map((m) => m.route)), (route) => this.choose("route", route),
+      new Set(stations.map((m) => m.city)), (city) => this.choose("city", city));
+    this.board.select(this.selected?.kind === "route" ? this.selected.id : null);
+    mount(this.finalWrap, this.finalSection());
+    mount(this.side,
+      this.actionsSection(),
+      h("section.players", {}, h("h2", {}, "Players"), playersTable(v, this.summary, this.presence)),
+      this.marketSection(),
+      this.mySeat !== null ? this.handSection() : null,
+      this.mySeat !== null ? this.ticketsSection() : null,
+      h("section", {}, h("h2", {}, "Log"), this.logList));
+    this.renderLog();
+  }
+
+  renderStatus() {
+    if (!this.statusBar) return;
+    const v = this.view;
+    const seat = v ? this.summary.seats[v.current_seat] : null;
+    const mine = v && v.deciding_seats?.includes(this.mySeat);
+    const phase = v ? v.phase : this.summary.status;
+    mount(this.statusBar,
+      h("strong", {}, `${this.summary.map === "usa" ? "USA" : "Europe"}`),
+      h(`span.conn${this.online ? "" : ".offline"}`, { "data-online": String(this.online) }, this.online ? "live" : "offline: reconnecting…"),
+      v && v.phase !== "finished" ? h(`span${mine ? ".turn-now" : ""}`, { "data-turn": v.current_seat },
+        mine ? "Your move" : `${seatName(seat)} to play`, ` (${phaseText(phase)})`) : null,
+      v && v.last_round && v.phase !== "finished" ? h("span.error", {}, "Last round") : null,
+      v && v.phase === "finished" ? h("strong.game-over", {}, "Game over") : null,
+      v && v.deadline ? h("span.clock", { "data-deadline": v.deadline }, clockText(v.deadline)) : null,
+      this.mySeat === null && v ? h("span.muted", {}, "Watching") : null,
+      this.status === "finished" ? h("a", { href: `/games/${this.id}/replay` }, "Replay") : null);
+  }
+
+  tick() {
+    const clock = this.statusBar.querySelector(".clock");
+    if (clock) clock.textContent = clockText(clock.dataset.deadline);
+  }
+
+  renderLog() {
+    if (!this.logList) return;
+    const lines = logLines(this.events, this.ctx).slice(-200).reverse();
+    mount(this.logList, lines.map((l) => h("li", { "data-seq": l.seq }, l.text)));
+  }
+
+  renderOpen() {
+    const s = this.summary;
+    const mine = (session.user || "").toLowerCase() === (s.created_by || "").toLowerCase();
+    const seated = s.seats.some((x) => x.username && x.username.toLowerCase() === (session.user || "").toLowerCase());
+    this.drawn = true;
+    this.botLevel = this.botLevel || "greedy";
+    const level = h("select", { "aria-label": "Bot level", onchange: () => { this.botLevel = level.value; } },
+      BOT_LEVELS.map((l) => h("option", { value: l, selected: l === this.botLevel }, l)));
+    this.board.update({}, {});
+    mount(this.side,
+      h("section.open", {}, h("h2", {}, "Waiting to start"),
+        this.error ? h("p.error", { role: "alert" }, this.error) : null,
+        h("p", {}, `${s.players} seats, ${s.ranked ? "ranked" : "unranked"}, created by ${s.created_by}.`),
+        h("ul", {}, s.seats.map((seat) => h("li", { "data-seat": seat.seat },
+          h("span.swatch", { style: `background:${SEAT_FILL[seat.seat]}` }), `Seat ${seat.seat + 1}: `,
+          seat.username || seat.bot ? seatName(seat) : h("span.muted", {}, "empty"), " ",
+          !seat.username && !seat.bot && mine ? h("button", { type: "button", "data-add-bot": seat.seat,
+            onclick: () => this.seatAction("bots", { seat: seat.seat, level: level.value }) }, "Add bot") : null,
+          !seat.username && !seat.bot && !seated && session.user ? h("button", { type: "button",
+            onclick: () => this.seatAction("join", { seat: seat.seat }) }, "Sit here") : null))),
+        mine ? h("p", {}, h("label", {}, "Bot level ", level)) : null,
+        mine ? h("p", {}, h("button.primary", { type: "button", "data-action": "start",
+          onclick: () => this.seatAction("start", { fill_with_bots: level.value }) }, "Start (empty seats get bots)")) : null,
+        !session.user ? h("p", {}, h("a", { href: `/signin?next=/games/${this.id}` }, "Sign in"), " to join.") : null));
+  }
+
+  choose(kind, id) {
+    this.selected = { kind, id };
+    this.error = "";
+    this.render();
+    this.side.querySelector(".actions")?.scrollIntoView({ block: "nearest" });
+    this.side.querySelector(".actions .choices button")?.focus();
+  }
+
+  actionsSection() {
+    const v = this.view;
+    if (this.mySeat === null || v.phase === "finished") return null;
+    const parts = [];
+    const message = this.error ? h("p.error.message", { role: "alert" }, this.error) : null;
+    const tunnel = this.movesOf("pay_tunnel").concat(this.movesOf("decline_tunnel"));
+    const keep = this.movesOf("keep_tickets");
+    if (!this.moves.length) {
+      parts.push(h("p.muted", {}, v.deciding_seats.includes(this.mySeat) ? "Waiting for the server…" : "Not your move."));
+    } else if (tunnel.length) {
+      const t = v.tunnel || {};
+      parts.push(h("p", {}, `Tunnel ${routeName(this.board, t.route)}: you played ${cardsText(t.cards)}; the three cards turned up are `,
+        h("strong", {}, (t.revealed || []).join(", ") || "none"), tunnel.length > 1 ? `. Pay ${t.extra} more card${t.extra === 1 ? "" : "s"}, or give up.`
+        : `. You cannot pay the ${t.extra} more card${t.extra === 1 ? "" : "s"} it asks: give it up.`),
+      h("div.choices", {}, tunnel.map((m) => h("button", { type: "button", "data-move": m.type,
+        onclick: () => this.play(m) }, m.type === "decline_tunnel" ? "Give up the tunnel" : `Pay ${cardsText(m.cards)}`))));
+    } else if (keep.length) {
+      parts.push(this.keepTickets(keep));
+    } else {
+      parts.push(this.turnChoices());
+    }
+    const section = h("section.actions", { "aria-label": "Your move", "aria-busy": String(this.busy) },
+      h("h2", {}, "Your move"), message, parts);
+    if (this.busy) for (const control of section.querySelectorAll("button, select, input")) control.disabled = true;
+    return section;
+  }
+
+  keepTickets(moves) {
+    const offered = this.view.offered_tickets;
+    const allowed = new Set(moves.map((m) => [...m.tickets].sort().join("|")));
+    const key = [...this.keep].sort().join("|");
+    const minimum = Math.min(...moves.map((m) => m.tickets.length));
+    return h("div", {}, h("p", {}, `Choose the destination tickets to keep (at least ${minimum}):`),
+      h("div.choices", {}, offered.map((id) => {
+        const t = this.board.tickets[id];
+        const box = h("input", { type: "checkbox", checked: this.keep.has(id), "data-ticket": id,
+          onchange: () => { box.checked ? this.keep.add(id) : this.keep.delete(id); this.render(); } });
+        return h("label.ticket-offer", { onmouseenter: () => this.board.highlight([t.a, t.b]),
+          onmouseleave: () => this.board.highlight([]) }, box, " ", ticketText(t, this.board.cities), t.long ? " (long)" : "");
+      })),
+      h("button.primary", { type: "button", "data-action": "keep", disabled: !allowed.has(key),
+        onclick: () => this.play({ type: "keep_tickets", tickets: [...this.keep] }) }, `Keep ${this.keep.size}`));
+  }
+
+  turnChoices() {
+    const out = [];
+    const sel = this.selected;
+    const claims = this.movesOf("claim_route");
+    const stations = this.movesOf("build_station");
+    if (sel) {
+      const options = sel.kind === "route" ? claims.filter((m) => m.route === sel.id) : stations.filter((m) => m.city === sel.id);
+      const name = sel.kind === "route" ? routeName(this.board, sel.id) : `a station in ${this.board.cities[sel.id].name}`;
+      out.push(h("p", {}, h("strong", {}, sel.kind === "route" ? `Claim ${name}` : `Build ${name}`), ": pay with"),
+        h("div.choices", {}, options.map((m) => h("button.primary", { type: "button", "data-pay": JSON.stringify(m.cards),
+          onclick: () => this.play(m) }, cardsText(m.cards))),
+        h("button", { type: "button", onclick: () => { this.selected = null; this.render(); } }, "Cancel")));
+      return out;
+    }
+    const drawTickets = this.movesOf("draw_tickets")[0];
+    const second = this.view.phase === "second_card";
+    out.push(h("p", {}, second ? "Take a second card: from the market (not a locomotive) or the deck."
+      : "Take cards from the market or the deck, click a route with a blue outline to claim it, or draw destination tickets."));
+    const routeIds = [...new Set(claims.map((m) => m.route))].sort((a, b) => routeName(this.board, a).localeCompare(routeName(this.board, b)));
+    if (routeIds.length) {
+      out.push(h("label", {}, "Claim a route: ", h("select", { "data-action": "claim-select", onchange: (e) => e.target.value && this.choose("route", e.target.value) },
+        h("option", { value: "" }, `${routeIds.length} you can afford…`),
+        routeIds.map((r) => h("option", { value: r }, `${routeName(this.board, r)} (${this.board.routes[r].length} ${this.board.routes[r].color})`)))));
+    }
+    const cityIds = [...new Set(stations.map((m) => m.city))].sort();
+    if (cityIds.length) {
+      out.push(h("p", {}, h("label", {}, "Build a station: ", h("select", { "data-action": "station-select", onchange: (e) => e.target.value && this.choose("city", e.target.value) },
+        h("option", { value: "" }, "choose a city…"),
+        cityIds.map((c) => h("option", { value: c }, this.board.cities[c].name))))));
+    }
+    if (drawTickets) out.push(h("p", {}, h("button", { type: "button", "data-action": "draw-tickets", onclick: () => this.play(drawTickets) }, "Draw destination tickets")));
+    return out;
+  }
+
+  marketSection() {
+    const v = this.view;
+    const draws = this.movesOf("draw_card");
+    const market = (i) => draws.find((m) => m.source === "market" && m.index === i);
+    const deck = draws.find((m) => m.source === "deck");
+    return h("section.market", {}, h("h2", {}, "Market"),
+      h("div.cards", {}, v.market.map((colour, i) => {
+        const move = market(i);
+        return cardFace(colour, null, { button: true, disabled: !move || this.busy, "data-market": i,
+          onclick: () => move && this.play(move), label: `Take ${colour} from the market` });
+      }),
+      h("button.card.deck", { type: "button", disabled: !deck || this.busy, "data-deck": "", "aria-label": `Draw from the deck (${v.deck_size} cards)`,
+        style: "background:#5a4632;color:#fff", onclick: () => deck && this.play(deck) },
+      h("span.count", { style: "color:#222" }, v.deck_size), h("span.label", { style: "color:#222" }, "deck"))),
+      h("p.muted", {}, `${v.tickets_left} destination tickets left; ${v.discard_size} cards discarded.`));
+  }
+
+  handSection() {
+    const hand = this.view.hand;
+    return h("section.hand", {}, h("h2", {}, "Your cards"),
+      h("div.cards", {}, CARD_COLOURS.filter((c) => hand[c]).map((c) => cardFace(c, hand[c], { "data-hand": c }))),
+      Object.keys(hand).length ? null : h("p.muted", {}, "No cards."));
+  }
+
+  ticketsSection() {
+    const done = completedTickets(this.view, this.board);
+    return h("section.tickets", {}, h("h2", {}, "Your tickets"),
+      h("ul", {}, this.view.tickets.map((id) => {
+        const t = this.board.tickets[id];
+        const show = () => this.board.highlight([t.a, t.b]);
+        const hide = () => this.board.highlight([]);
+        return h(`li${done.has(id) ? ".done" : ""}`, { tabindex: 0, "data-ticket": id,
+          onmouseenter: show, onmouseleave: hide, onfocus: show, onblur: hide },
+        ticketText(t, this.board.cities), done.has(id) ? " — done" : "");
+      })));
+  }
+
+  finalSection() {
+    if (this.status !== "finished") return null;
+    if (!this.score) return h("section.final", {}, h("h2", {}, "Game over"), h("p.muted", {}, "Counting the score…"));
+    return h("section.final.card-box", {}, h("h2", {}, "Final score"), h("div.table-scroll", {}, scoreTable(this.score, this.board)));
+  }
+}
+
+function routeName(board, id) {
+  const r = board.routes[id];
+  return r ? `${board.cities[r.a].name} – ${board.cities[r.b].name}` : id;
+}
+
+function phaseText(phase) {
+  return {
+    setup_tickets: "choosing tickets", turn: "turn", second_card: "second card", tunnel_payment: "tunnel",
+    keep_tickets: "choosing tickets", finished: "finished", open: "waiting to start",
+  }[phase] || phase;
+}
+
+function clockText(deadline) {
+  const left = Math.max(0, Math.round((new Date(deadline) - Date.now()) / 1000));
+  const m = Math.floor(left / 60), s = left % 60;
+  return `⏱ ${m}:${String(s).padStart(2, "0")} left`;
+}
+
+export { routeName, FILL, SEAT_NAME };

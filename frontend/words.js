@@ -1,0 +1,85 @@
+// The game's events told in words ("Ann claimed Paris – Wien (4 orange)", "greedy bot drew two cards").
+import { cardsText } from "./colours.js";
+
+export const BOT_LEVELS = ["random", "greedy", "strong"];
+
+export function seatName(seat) {
+  if (!seat) return "?";
+  if (seat.username) return seat.username;
+  if (seat.bot) return `${seat.bot} bot`;
+  return `seat ${seat.seat + 1}`;
+}
+
+export function ticketText(ticket, cities) {
+  return `${cities[ticket.a].name} – ${cities[ticket.b].name} (${ticket.points})`;
+}
+
+const COUNT = ["no", "one", "two", "three", "four", "five"];
+
+// One line per event, or null for the events nobody needs to read (turn_ended, shuffles' commitments).
+export function eventText(event, ctx) {
+  const d = event.data || {};
+  const seat = d.seat ?? event.seat;
+  const who = seat === null || seat === undefined ? "" : seatName(ctx.seats[seat]);
+  const city = (id) => ctx.board.cities[id]?.name || id;
+  const route = (id) => {
+    const r = ctx.board.routes[id];
+    return r ? `${city(r.a)} – ${city(r.b)}` : id;
+  };
+  switch (event.type) {
+    case "game_started": return "The game started.";
+    case "cards_dealt": return `${who} was dealt ${d.cards ? cardsText(countOf(d.cards)) : "four cards"}.`;
+    case "market_revealed": return d.cards ? `Face up in the market: ${[].concat(d.cards).join(", ")}.` : null;
+    case "market_discarded": return "Three locomotives face up: the market was discarded and dealt again.";
+    case "tickets_dealt": return `${who} drew ${d.tickets ? d.tickets.length : d.count ?? "some"} destination tickets.`;
+    case "tickets_kept": return `${who} kept ${COUNT[d.kept_count] ?? d.kept_count} ticket${d.kept_count === 1 ? "" : "s"}` +
+      (d.returned_count ? ` and returned ${COUNT[d.returned_count] ?? d.returned_count}.` : ".");
+    case "card_drawn":
+      if (d.source === "market") return `${who} took a ${d.card} from the market.`;
+      return d.card ? `${who} drew a ${d.card} from the deck.` : `${who} drew a card from the deck.`;
+    case "route_claimed": {
+      const r = ctx.board.routes[d.route];
+      return `${who} claimed ${route(d.route)} (${r ? r.length : "?"} ${r ? r.color : ""}) with ${cardsText(d.cards)}, ${d.points} points.`;
+    }
+    case "tunnel_revealed":
+      return `${who} tried the tunnel ${route(d.route)}: revealed ${d.revealed.join(", ") || "nothing"}, ${d.extra} more card${d.extra === 1 ? "" : "s"} to pay.`;
+    case "tunnel_declined": return `${who} gave up the tunnel ${route(d.route)}.`;
+    case "station_built": return `${who} built a station in ${city(d.city)} with ${cardsText(d.cards)}.`;
+    case "turn_passed": return `${who} could not move and passed.`;
+    case "last_round_started": return `${who} has two trains or fewer left: the last round begins.`;
+    case "game_ended": return "The game is over.";
+    case "game_scored": return "The game was scored.";
+    case "turn_timed_out": return `${who} ran out of time; the ${d.bot} bot played for them.`;
+    case "seat_resigned": return `${who} resigned; the ${d.bot} bot plays the seat.`;
+    default: return null;
+  }
+}
+
+function countOf(cards) {
+  const counts = {};
+  for (const c of cards) counts[c] = (counts[c] || 0) + 1;
+  return counts;
+}
+
+// Lines for a list of events: a seat's two blind draws in a row read as one line ("drew two cards").
+export function logLines(events, ctx) {
+  const lines = [];
+  let last = null;
+  for (const event of events) {
+    if (event.type === "turn_ended") { last = null; continue; }
+    const d = event.data || {};
+    const blind = event.type === "card_drawn" && d.source === "deck";
+    if (blind && last && last.blind && last.seat === (d.seat ?? event.seat) && !last.merged) {
+      const who = seatName(ctx.seats[last.seat]);
+      const cards = [last.card, d.card].filter(Boolean);
+      lines[lines.length - 1] = { seq: event.seq, text: cards.length === 2
+        ? `${who} drew two cards from the deck (${cards.join(", ")}).` : `${who} drew two cards from the deck.` };
+      last.merged = true;
+      continue;
+    }
+    const text = eventText(event, ctx);
+    if (text) lines.push({ seq: event.seq, text });
+    last = blind ? { blind, seat: d.seat ?? event.seat, card: d.card } : null;
+  }
+  return lines;
+}

@@ -1,0 +1,79 @@
+"""Browser tests: Debian's Chromium driven by Playwright for Python against a live embedded server (as `make run`).
+
+Skipped, with the reason, when Playwright or /usr/bin/chromium is missing (`make test` installs both on Debian).
+Screenshots go to test-artifacts/browser/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.live import LINUX, LiveServer, embedded_server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+
+try:
+    from playwright.sync_api import Browser, sync_playwright
+except ImportError:  # pragma: no cover - the reason is reported by the skip below
+    sync_playwright = None
+
+
+def _missing() -> str | None:
+    if sync_playwright is None:
+        return "Playwright for Python is not installed (pip install -e '.[test]')"
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
+    if not LINUX:
+        return "the live server helpers need Linux"
+    return None
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def live() -> Iterator[LiveServer]:
+    if reason := _missing():
+        pytest.skip(reason)
+    with embedded_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if reason := _missing():
+        pytest.skip(reason)
+    assert sync_playwright is not None
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def base_url(live: LiveServer) -> str:
+    return f"http://127.0.0.1:{live.port}"
+
+
+def page_errors(page: Any) -> list[str]:
+    """Collects uncaught page errors and console errors into a list the test can assert empty."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+
+    def console(message: Any) -> None:
+        # A failed load is logged too ("409" while /score waits for the worker): answers the page expects.
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            errors.append(f"console: {message.text}")
+
+    page.on("console", console)
+    return errors

@@ -1,0 +1,93 @@
+"""Two people in one game, each in a browser of their own, see each other's moves live; a spectator sees the
+public board and neither hand; a dropped connection says so and recovers by itself."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import page_errors
+from tests.browser.test_play import play_one, sign_up
+
+PHONE = {"width": 390, "height": 844}
+
+
+def whose_page(pages: list[Page]) -> Page:
+    """The page whose player decides now (waits until one of them offers a move)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator("section.actions[aria-busy=false] button:enabled, section.market button:enabled").count():
+                return page
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("neither player was offered a move")
+
+
+def claim_or_draw(page: Page) -> str | None:
+    """Claims the first route the page offers (its id), or takes a card from the deck (None)."""
+    claim = page.locator("section.actions select[data-action=claim-select]")
+    if claim.count():
+        route = claim.locator("option").nth(1).get_attribute("value")
+        claim.select_option(route)
+        page.locator("section.actions [data-pay]").first.click()
+        return route
+    page.locator("section.market [data-deck]").click()
+    return None
+
+
+def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(browser, base_url):
+    ann_context = browser.new_context(viewport={"width": 1300, "height": 900})
+    bob_context = browser.new_context(viewport=PHONE, has_touch=True)
+    ann, bob = ann_context.new_page(), bob_context.new_page()
+    errors = {"ann": page_errors(ann), "bob": page_errors(bob)}
+    sign_up(ann, base_url)
+    sign_up(bob, base_url)
+
+    ann.goto(base_url)
+    form = ann.locator("form.create")
+    form.get_by_label("Players").select_option("2")
+    form.get_by_role("button", name="Create game").click()
+    ann.wait_for_url("**/games/*")
+    bob.goto(ann.url)
+    bob.get_by_role("button", name="Sit here").click()
+    expect(ann.locator("section.open li[data-seat='1']")).not_to_contain_text("empty", timeout=10_000)
+    ann.locator("[data-action=start]").click()
+
+    for page in (ann, bob):  # each keeps the tickets dealt at the start
+        expect(page.locator("[data-action=keep]")).to_be_visible(timeout=10_000)
+        assert play_one(page)
+
+    spectator = browser.new_context().new_page()
+    spectator.goto(ann.url)
+    expect(spectator.locator("section.players")).to_be_visible()
+    expect(spectator.locator(".status-bar")).to_contain_text("Watching")
+
+    claimed = None
+    for _ in range(40):
+        page = whose_page([ann, bob])
+        other = bob if page is ann else ann
+        before = other.locator("ol.log li").count()
+        claimed = claim_or_draw(page)
+        expect(other.locator("ol.log li")).not_to_have_count(before)  # the other player hears of it at once
+        if claimed:
+            break
+    assert claimed, "nobody could claim a route in 40 actions"
+    owner = ann.locator(f"svg.board [data-route='{claimed}']").get_attribute("data-owner")
+    for page in (bob, spectator):
+        expect(page.locator(f"svg.board [data-route='{claimed}']")).to_have_attribute("data-owner", owner)
+
+    expect(spectator.locator("section.hand")).to_have_count(0)
+    expect(spectator.locator("section.tickets")).to_have_count(0)
+    expect(spectator.locator("section.actions")).to_have_count(0)
+
+    # Offline: the page says so, and once the network is back it reconnects and catches up by itself.
+    bob_context.set_offline(True)
+    expect(bob.locator(".conn")).to_have_text("offline: reconnecting…", timeout=10_000)
+    bob_context.set_offline(False)
+    expect(bob.locator(".conn")).to_have_text("live", timeout=20_000)
+    seq = ann.locator("ol.log li").first.get_attribute("data-seq")
+    expect(bob.locator("ol.log li").first).to_have_attribute("data-seq", seq or "")
+    assert not errors["ann"] and not errors["bob"], errors
+    for context in (ann_context, bob_context, spectator.context):
+        context.close()
