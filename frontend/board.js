@@ -169,8 +169,16 @@ export function createBoard(map) {
     el.onclick = el.onkeydown = null;
   }
 
+  // On a narrow screen the board is shown taller than its width allows: the whole height, panned sideways.
+  function fitScreen() {
+    const rect = svg.getBoundingClientRect();
+    if (!rect.width || rect.width >= 700) return;
+    const w = home.h * (rect.width / rect.height);
+    setBox({ x: home.x + (home.w - w) / 2, y: home.y, w, h: home.h });
+  }
+
   return {
-    element, svg, cities, routes: routesById, hasStations: map.stations_per_player > 0,
+    element, svg, cities, routes: routesById, hasStations: map.stations_per_player > 0, fitScreen,
     // Owners of routes and stations from a view: {route: seat}, {city: seat}.
     update(routeOwners, stationOwners) {
       for (const g of svg.querySelectorAll(".route")) {

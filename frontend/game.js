@@ -36,6 +36,7 @@ class Game {
     this.board = createBoard(this.map);
     this.board.tickets = Object.fromEntries(this.map.tickets.map((t) => [t.id, t]));
     this.layout();
+    requestAnimationFrame(() => this.board.fitScreen());
     await this.refresh();
     if (this.summary.status !== "open") await this.loadEvents();
     this.connect();
@@ -419,7 +420,7 @@ function phaseText(phase) {
 function clockText(deadline) {
   const left = Math.max(0, Math.round((new Date(deadline) - Date.now()) / 1000));
   const m = Math.floor(left / 60), s = left % 60;
-  return `⏱ ${m}:${String(s).padStart(2, "0")} left`;
+  return `${m}:${String(s).padStart(2, "0")} left to decide`;
 }
 
 export { routeName, FILL, SEAT_NAME };

@@ -21,6 +21,7 @@ export async function replayPage(page, id) {
   const slider = h("input", { type: "range", min: 1, max: Math.max(last, 1), value: last, "aria-label": "Event", "data-action": "slider" });
   const label = h("span.replay-at", { "aria-live": "polite" });
   const side = h("div.side");
+  const finalWrap = h("div.final-wrap");
   let at = last;
   let timer = null;
 
@@ -42,13 +43,14 @@ export async function replayPage(page, id) {
     board.update(view.routes || {}, view.stations || {});
     const hands = view.hands || [];
     const tickets = view.player_tickets || [];
+    mount(finalWrap, at === last && score
+      ? h("section.final.card-box", {}, h("h2", {}, "Final score"), h("div.table-scroll", {}, scoreTable(score, board))) : null);
     mount(side,
-      at === last && score ? h("section.final", {}, h("h2", {}, "Final score"), scoreTable(score, board)) : null,
       view.players ? h("section.players", {}, h("h2", {}, "Players"), playersTable(view, summary, [])) : null,
       view.market ? h("section.market", {}, h("h2", {}, "Market"), h("div.cards", {}, view.market.map((c) => cardFace(c, null)))) : null,
       hands.map((hand, seat) => {
         const done = completedTickets(view, board, seat, tickets[seat] || []);
-        return h("section.seat-hand", { "data-seat": seat }, h("h2", {}, seatName(summary.seats[seat])),
+        return h("section.seat-hand", { "data-seat": seat }, h("h2", {}, `${seat + 1}. ${seatName(summary.seats[seat])}`),
           h("div.cards", {}, CARD_COLOURS.filter((c) => hand[c]).map((c) => cardFace(c, hand[c]))),
           h("ul.tickets", {}, (tickets[seat] || []).map((tid) => h(`li${done.has(tid) ? ".done" : ""}`, {},
             ticketText(board.tickets[tid], board.cities)))));
@@ -60,10 +62,12 @@ export async function replayPage(page, id) {
   mount(page, h("div.game.replay", { "data-game": id },
     h("div.status-bar", {}, h("strong", {}, `Replay: ${summary.map === "usa" ? "USA" : "Europe"}`),
       h("a", { href: `/games/${id}` }, "Back to the game")),
+    finalWrap,
     h("div", {}, h("div.replay-controls.card-box", {},
-      step("First event", "⏮", () => 1), step("Previous event", "◀", () => at - 1),
-      slider, step("Next event", "▶", () => at + 1), step("Last event", "⏭", () => last)), label, board.element),
+      step("First event", "« First", () => 1), step("Previous event", "‹ Back", () => at - 1),
+      slider, step("Next event", "Next ›", () => at + 1), step("Last event", "Last »", () => last)), label, board.element),
     side));
+  requestAnimationFrame(() => board.fitScreen());
   await show(last);
 }
 

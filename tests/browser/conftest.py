@@ -7,7 +7,7 @@ Screenshots go to test-artifacts/browser/ (gitignored).
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 
 try:
-    from playwright.sync_api import Browser, sync_playwright
+    from playwright.sync_api import Browser, BrowserContext, sync_playwright
 except ImportError:  # pragma: no cover - the reason is reported by the skip below
     sync_playwright = None
 
@@ -58,6 +58,20 @@ def browser() -> Iterator[Browser]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    """Makes browser contexts (each a person with their own storage), all closed after the test, failed or not."""
+    made: list[BrowserContext] = []
+
+    def make(**options: Any) -> BrowserContext:
+        made.append(browser.new_context(**options))
+        return made[-1]
+
+    yield make
+    for context in made:
+        context.close()
 
 
 @pytest.fixture

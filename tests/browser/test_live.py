@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[test]')")
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import page_errors
@@ -36,9 +39,9 @@ def claim_or_draw(page: Page) -> str | None:
     return None
 
 
-def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(browser, base_url):
-    ann_context = browser.new_context(viewport={"width": 1300, "height": 900})
-    bob_context = browser.new_context(viewport=PHONE, has_touch=True)
+def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(contexts, base_url):
+    ann_context = contexts(viewport={"width": 1300, "height": 900})
+    bob_context = contexts(viewport=PHONE, has_touch=True)
     ann, bob = ann_context.new_page(), bob_context.new_page()
     errors = {"ann": page_errors(ann), "bob": page_errors(bob)}
     sign_up(ann, base_url)
@@ -58,7 +61,7 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(bro
         expect(page.locator("[data-action=keep]")).to_be_visible(timeout=10_000)
         assert play_one(page)
 
-    spectator = browser.new_context().new_page()
+    spectator = contexts().new_page()
     spectator.goto(ann.url)
     expect(spectator.locator("section.players")).to_be_visible()
     expect(spectator.locator(".status-bar")).to_contain_text("Watching")
@@ -89,5 +92,3 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(bro
     seq = ann.locator("ol.log li").first.get_attribute("data-seq")
     expect(bob.locator("ol.log li").first).to_have_attribute("data-seq", seq or "")
     assert not errors["ann"] and not errors["bob"], errors
-    for context in (ann_context, bob_context, spectator.context):
-        context.close()

@@ -1,4 +1,5 @@
-"""A person plays a whole Europe game in the browser against three bots, by clicking what the page offers."""
+"""A person plays a whole game in the browser against bots, by clicking what the page offers: Europe against
+three greedy bots, USA against two; then sees the final score breakdown and steps through the replay."""
 
 from __future__ import annotations
 
@@ -6,12 +7,16 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[test]')")
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import page_errors
 
 GAME_SECONDS = 600
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
 
 
 def sign_up(page: Page, base_url: str) -> str:
@@ -21,7 +26,8 @@ def sign_up(page: Page, base_url: str) -> str:
     form.get_by_label("Username").fill(name)
     form.get_by_label("Password").fill("correct-horse-9")
     form.get_by_role("button", name="Sign up").click()
-    expect(page.locator("#who")).to_contain_text(name)
+    page.wait_for_url(f"{base_url}/")
+    expect(page.locator("#who"), page.locator("p.error").all_text_contents()).to_contain_text(name)
     return name
 
 
@@ -82,18 +88,42 @@ def choose(page: Page) -> bool:
     return False
 
 
-def test_a_person_plays_a_europe_game_against_three_bots_to_the_final_score(browser, base_url, artifacts: Path):
-    context = browser.new_context(viewport={"width": 1400, "height": 950})
+def phone_screenshots(context, url: str, artifacts: Path, prefix: str) -> None:
+    """The same player's game on a phone: the board fills the height and pans; zoom in, then pan by dragging."""
+    phone = context.new_page()
+    phone.goto(url)
+    board = phone.locator("svg.board")
+    expect(phone.locator("section.players")).to_be_visible()
+    phone.wait_for_timeout(300)
+    phone.screenshot(path=artifacts / f"{prefix}board-phone.png")
+    before = board.get_attribute("viewBox")
+    phone.get_by_role("button", name="Zoom in").click()
+    box = board.bounding_box()
+    assert box is not None
+    phone.mouse.move(box["x"] + 200, box["y"] + 200)
+    phone.mouse.down()
+    phone.mouse.move(box["x"] + 100, box["y"] + 150, steps=5)
+    phone.mouse.up()
+    assert board.get_attribute("viewBox") != before
+    phone.screenshot(path=artifacts / f"{prefix}board-phone-zoomed.png")
+    phone.close()
+
+
+@pytest.mark.parametrize(("map_name", "players", "prefix"), [("europe", 4, ""), ("usa", 3, "usa-")])
+def test_a_person_plays_a_whole_game_against_bots_to_the_final_score_and_replays_it(
+    contexts, base_url, artifacts: Path, map_name: str, players: int, prefix: str
+):
+    context = contexts(viewport={"width": 1400, "height": 950})
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors = page_errors(page)
     sign_up(page, base_url)
     expect(page.locator("form.create")).to_be_visible()
-    page.screenshot(path=artifacts / "lobby.png", full_page=True)
+    page.screenshot(path=artifacts / f"{prefix}lobby.png", full_page=True)
 
-    game_id = create_game_with_bots(page, "europe", 4)
-    expect(page.locator("svg.board [data-city=paris]")).to_be_visible()
-    expect(page.locator("svg.board [data-route]")).to_have_count(101)
+    game_id = create_game_with_bots(page, map_name, players)
+    expect(page.locator("svg.board [data-city]")).to_have_count(47 if map_name == "europe" else 36)
+    expect(page.locator("svg.board [data-route]")).to_have_count(101 if map_name == "europe" else 100)
 
     moves, shot = 0, False
     deadline = time.monotonic() + GAME_SECONDS
@@ -105,20 +135,16 @@ def test_a_person_plays_a_europe_game_against_three_bots_to_the_final_score(brow
         else:
             page.wait_for_timeout(150)
         if moves >= 40 and not shot and page.locator("svg.board [data-owner]").count() >= 8:
-            page.screenshot(path=artifacts / "board-desktop.png")
-            page.set_viewport_size({"width": 390, "height": 844})
-            page.wait_for_timeout(300)
-            page.screenshot(path=artifacts / "board-phone.png")
-            page.set_viewport_size({"width": 1400, "height": 950})
+            page.screenshot(path=artifacts / f"{prefix}board-desktop.png")
+            phone_screenshots(contexts(storage_state=context.storage_state(), **PHONE), page.url, artifacts, prefix)
             shot = True
 
     final = page.locator("section.final")
-    expect(final.locator("tbody tr")).to_have_count(4)
+    expect(final.locator("tbody > tr")).to_have_count(players)
     expect(final).to_contain_text("Longest path")
     assert page.locator("svg.board [data-owner]").count() > 10
     assert page.locator("ol.log li").count() > 50
-    final.scroll_into_view_if_needed()
-    page.screenshot(path=artifacts / "final-score.png", full_page=True)
+    page.screenshot(path=artifacts / f"{prefix}final-score.png", full_page=True)
     page.goto(f"{base_url}/games/{game_id}/replay")
     label = page.locator(".replay-at")
     expect(page.locator("section.final table.score")).to_be_visible()
@@ -129,11 +155,10 @@ def test_a_person_plays_a_europe_game_against_three_bots_to_the_final_score(brow
     expect(label).to_contain_text("Event 2 of")
     page.get_by_role("button", name="Last event").click()
     expect(page.locator("section.final table.score")).to_be_visible()
-    expect(page.locator("section.seat-hand")).to_have_count(4)  # every hand, once the game is over
-    page.screenshot(path=artifacts / "replay.png", full_page=True)
+    expect(page.locator("section.seat-hand")).to_have_count(players)  # every hand, once the game is over
+    page.screenshot(path=artifacts / f"{prefix}replay.png", full_page=True)
 
     page.goto(base_url)
-    expect(page.locator(".games-finished tbody tr")).to_have_count(1)
-    page.screenshot(path=artifacts / "lobby-after.png", full_page=True)
+    expect(page.locator(f".games-finished tr[data-game='{game_id}']")).to_contain_text("Replay")
+    page.screenshot(path=artifacts / f"{prefix}lobby-after.png", full_page=True)
     assert not errors, errors
-    context.close()
