@@ -28,6 +28,7 @@ class Game {
     this.online = false;
     this.busy = false;
     this.score = null;
+    this.refreshes = 0;
   }
 
   async start() {
@@ -69,10 +70,13 @@ class Game {
       if (this.summary.status === "open") return JSON.stringify(this.summary) === before && this.drawn ? null : this.render();
       await this.loadEvents();
     }
+    const ticket = ++this.refreshes;
     const [state, moves] = await Promise.all([
       get(`/games/${this.id}/state`),
       session.token ? get(`/games/${this.id}/legal-moves`).catch(() => ({ seq: -1, moves: [] })) : { seq: -1, moves: [] },
     ]);
+    // Only the latest read is drawn: an older one answering late would offer moves the game has gone past.
+    if (ticket !== this.refreshes || state.seq < this.seq) return;
     this.summary = await summary;
     this.seq = state.seq;
     this.view = state.view;

@@ -28,15 +28,20 @@ def whose_page(pages: list[Page]) -> Page:
 
 
 def claim_or_draw(page: Page) -> str | None:
-    """Claims the first route the page offers (its id), or takes a card from the deck (None)."""
+    """Claims the first route the page offers that is no tunnel (its id), or takes a card from the deck ("");
+    None when the page has redrawn meanwhile and offers neither."""
     claim = page.locator("section.actions select[data-action=claim-select]")
-    if claim.count():
-        route = claim.locator("option").nth(1).get_attribute("value")
-        claim.select_option(route)
+    offered = [option.get_attribute("value") for option in claim.locator("option").all()[1:]] if claim.count() else []
+    sure = [route for route in offered if not page.locator(f"svg.board .tunnel[data-route='{route}']").count()]
+    if sure:
+        claim.select_option(sure[0])
         page.locator("section.actions [data-pay]").first.click()
-        return route
-    page.locator("section.market [data-deck]").click()
-    return None
+        return sure[0]
+    deck = page.locator("section.market [data-deck]")
+    if deck.is_disabled():
+        return None
+    deck.click()
+    return ""
 
 
 def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(contexts, base_url):
@@ -44,7 +49,7 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
     bob_context = contexts(viewport=PHONE, has_touch=True)
     ann, bob = ann_context.new_page(), bob_context.new_page()
     errors = {"ann": page_errors(ann), "bob": page_errors(bob)}
-    sign_up(ann, base_url)
+    ann_name = sign_up(ann, base_url)
     sign_up(bob, base_url)
 
     ann.goto(base_url)
@@ -61,6 +66,12 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
         expect(page.locator("[data-action=keep]")).to_be_visible(timeout=10_000)
         assert play_one(page)
 
+    ticket = ann.locator("section.tickets li[data-ticket]").first
+    ticket.hover()  # a ticket pointed at lights up its two cities on the board
+    expect(ann.locator("svg.board .city.highlight")).to_have_count(2)
+    a, b = (ticket.get_attribute("data-ticket") or "").split("--")
+    expect(ann.locator(f"svg.board [data-city='{a}'].highlight, svg.board [data-city='{b}'].highlight")).to_have_count(2)
+
     spectator = contexts().new_page()
     spectator.goto(ann.url)
     expect(spectator.locator("section.players")).to_be_visible()
@@ -72,6 +83,8 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
         other = bob if page is ann else ann
         before = other.locator("ol.log li").count()
         claimed = claim_or_draw(page)
+        if claimed is None:
+            continue
         expect(other.locator("ol.log li")).not_to_have_count(before)  # the other player hears of it at once
         if claimed:
             break
@@ -79,6 +92,11 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
     owner = ann.locator(f"svg.board [data-route='{claimed}']").get_attribute("data-owner")
     for page in (bob, spectator):
         expect(page.locator(f"svg.board [data-route='{claimed}']")).to_have_attribute("data-owner", owner)
+
+    # A move the rules refuse (the route is taken) is explained with the server's rule text.
+    page = whose_page([ann, bob])
+    page.evaluate(f"window.ttrGame.play({{type: 'claim_route', route: '{claimed}', cards: {{locomotive: 1}}}})")
+    expect(page.locator("section.actions .error")).to_contain_text("(rule ")
 
     expect(spectator.locator("section.hand")).to_have_count(0)
     expect(spectator.locator("section.tickets")).to_have_count(0)
@@ -92,3 +110,9 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
     seq = ann.locator("ol.log li").first.get_attribute("data-seq")
     expect(bob.locator("ol.log li").first).to_have_attribute("data-seq", seq or "")
     assert not errors["ann"] and not errors["bob"], errors
+
+    ann.goto(f"{base_url}/leaderboard")
+    expect(ann.locator("h1")).to_have_text("Leaderboard: Europe")
+    ann.goto(f"{base_url}/users/{ann_name}")
+    expect(ann.locator("h1")).to_have_text(ann_name)
+    expect(ann.locator("h2")).to_have_text(["Ratings", "History", "Recent games"])
