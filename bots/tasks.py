@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -99,7 +98,7 @@ def _bot_waits(active: clocks.ActiveGame) -> bool:
     return bool(game.bot_seats.intersection(states.state_at(game.pk, active.seq).deciders()))
 
 
-def _time_out(game: Game, now: Any) -> int:
+def _time_out(game: Game, now: datetime) -> int:
     """Play every decision of `game` that is past its deadline with the fallback bot; how many were played."""
     played = 0
     rng = random.SystemRandom()
@@ -112,9 +111,10 @@ def _time_out(game: Game, now: Any) -> int:
         seat, level = late[0], game.fallback_bot
         expired = TurnTimedOut(seat=seat, seconds=game.turn_seconds or 0, bot=level)
         try:
-            play_seat(game, seat, game.seq, choose(state, seat, level, rng), by_bot=False, before=(expired,))
+            move = play_seat(game, seat, game.seq, choose(state, seat, level, rng), by_bot=False, before=(expired,))
         except (StaleSeq, ServiceError):
             break  # the player moved just in time
-        game.refresh_from_db(fields=["seq", "status", "head_hash"])
-        played += 1
+        played += 1  # play_seat moved `game` to the new seq and head: no need to read it again
+        if move.finished:
+            break
     return played
