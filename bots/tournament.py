@@ -1,7 +1,7 @@
 """Bot tournaments on the engine alone (no Django): whole games between policies, and how each policy fared.
 
     python -m bots.tournament --map europe --players 4 --games 200 --bots greedy,greedy,random,random \
-        --seed 1 [--jobs 2] [--json]
+        --seed 1 [--jobs 2] [--json] [--strong-seconds 1.5 | --strong-iterations N]
 
 Game i seats `--bots` shifted by i places, so every policy plays from every seat. Each game draws its shuffles
 and its bots' choices from generators seeded by (`--seed`, i), so a run is the same whatever `--jobs` says.
@@ -10,6 +10,10 @@ it won (a game won by k tied seats gives each of them 1/k), a 95% Wilson interva
 points per seat, and the policy's think time per move. A game still running after `MAX_DECISIONS` decisions is
 aborted: a draw shared by every seat, left out of the score means. A progress bar goes to stderr; with `--json`
 the last line on stdout is one JSON object.
+
+Each decision a policy gets the seat's view, its legal moves and the game's events so far redacted for the seat
+(`Decision`). The strong bot thinks `--strong-seconds` a decision (default: TTR_STRONG_SECONDS, else 1.5), or
+exactly `--strong-iterations` sampled games (then a run is reproducible, think times aside).
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from bots.policies import POLICIES, policy_for
-from games.engine import begin, final_score, legal_moves, step, view
+from bots.budget import strong_seconds
+from bots.policies import POLICIES, Decision, policy_for
+from games.engine import begin, final_score, legal_moves, redact, step, view
 from games.engine.board import MAP_NAMES
 
 MAX_DECISIONS = 5000  # far above any real game (a random 5-player game takes about 1,000)
@@ -50,24 +55,36 @@ def seating(bots: Sequence[str], number: int) -> tuple[str, ...]:
     return tuple(bots[(seat + number) % n] for seat in range(n))
 
 
-def play_game(map_name: str, bots: Sequence[str], seed: int, number: int) -> GameResult:
+@dataclass(frozen=True)
+class Budget:
+    """The strong bot's thinking budget: seconds a decision, or a fixed number of sampled games."""
+
+    seconds: float = 1.5
+    iterations: int | None = None
+
+
+def play_game(map_name: str, bots: Sequence[str], seed: int, number: int, budget: Budget | None = None) -> GameResult:
     seats = seating(bots, number)
     n = len(seats)
     engine_rng = random.Random(f"{seed}:{number}:engine")
     bot_rngs = [random.Random(f"{seed}:{number}:seat{seat}") for seat in range(n)]
     policies = [policy_for(name) for name in seats]
     think: dict[str, list[float]] = {name: [] for name in seats}
-    state, _ = begin(map_name, n, engine_rng)
+    budget = budget or Budget()
+    state, opening = begin(map_name, n, engine_rng)
+    histories = [[redact(e, seat) for e in opening] for seat in range(n)]  # what each seat has seen
     for _ in range(MAX_DECISIONS):
         if state.finished:
             break
         seat = state.deciders()[0]  # setup tickets: the seats choose at once, so any order will do
-        moves = legal_moves(state, seat)
-        seen = view(state, seat)
+        decision = Decision(view(state, seat), legal_moves(state, seat), bot_rngs[seat], tuple(histories[seat]),
+                            budget.seconds, budget.iterations)
         started = time.perf_counter()
-        move = policies[seat](seen, moves, bot_rngs[seat])
+        move = policies[seat](decision).move
         think[seats[seat]].append((time.perf_counter() - started) * 1000)
-        state, _ = step(state, seat, move, engine_rng, in_place=True)
+        state, events = step(state, seat, move, engine_rng, in_place=True)
+        for viewer, history in enumerate(histories):
+            history.extend(redact(e, viewer) for e in events)
     if not state.finished:
         return GameResult(number, seats, aborted=True, shares=(1 / n,) * n, think_ms=think)
     tickets = [p.tickets for p in state.players]
@@ -84,14 +101,20 @@ def play_game(map_name: str, bots: Sequence[str], seed: int, number: int) -> Gam
     )
 
 
-def play_games(map_name: str, bots: Sequence[str], seed: int, games: int, jobs: int) -> Iterator[GameResult]:
+def play_games(
+    map_name: str, bots: Sequence[str], seed: int, games: int, jobs: int, budget: Budget | None = None
+) -> Iterator[GameResult]:
     """The games in order, played by `jobs` processes."""
-    play = partial(play_game, map_name, tuple(bots), seed)
+    play = partial(_play_numbered, map_name, tuple(bots), seed, budget)
     if jobs <= 1:
         yield from map(play, range(games))
         return
     with multiprocessing.get_context().Pool(jobs) as pool:
         yield from pool.imap(play, range(games), chunksize=max(1, min(8, games // (jobs * 8))))
+
+
+def _play_numbered(map_name: str, bots: Sequence[str], seed: int, budget: Budget | None, number: int) -> GameResult:
+    return play_game(map_name, bots, seed, number, budget)
 
 
 def with_progress(results: Iterable[GameResult], games: int, out: object = sys.stderr) -> Iterator[GameResult]:
@@ -186,16 +209,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes to play games in")
     parser.add_argument("--json", action="store_true", help="end with one JSON line")
+    parser.add_argument("--strong-seconds", type=float, default=None,
+                        help="the strong bot's time a decision (default: TTR_STRONG_SECONDS, else 1.5)")
+    parser.add_argument("--strong-iterations", type=int, default=None,
+                        help="instead of a time: this many sampled games a decision")
     args = parser.parse_args(argv)
+    budget = Budget(args.strong_seconds if args.strong_seconds is not None else strong_seconds(),
+                    args.strong_iterations)
     bots = args.bots.split(",")
     if len(bots) != args.players or any(b not in POLICIES for b in bots):
         parser.error(f"--bots needs {args.players} names among {', '.join(sorted(POLICIES))}")
-    results = list(with_progress(play_games(args.map, bots, args.seed, args.games, args.jobs), args.games))
+    games = play_games(args.map, bots, args.seed, args.games, args.jobs, budget)
+    results = list(with_progress(games, args.games))
     summary = summarise(results)
     title = (
         f"{args.map}, {args.players} players, {args.games} games ({summary['aborted']} aborted), "
         f"seed {args.seed}, bots {args.bots}"
     )
+    if "strong" in bots:
+        title += f", strong {budget.iterations} samples" if budget.iterations else f", strong {budget.seconds} s"
     print(table(summary, title))
     if args.json:
         print(json.dumps(summary))

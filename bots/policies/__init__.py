@@ -1,23 +1,22 @@
-"""Bot policies: pure functions `(view, legal_moves, rng) -> move` over the engine, one per level.
+"""Bot policies: pure functions `(Decision) -> Choice` over the engine, one per level.
 
-A policy sees only what its seat may see (the engine's `view`) and only chooses among `legal_moves`.
+A policy sees only what its seat may see: the engine's `view` of the state for that seat, the seat's legal moves,
+and the game's events so far as `redact` shows them to that seat (what the seat saw happen: cards taken face up,
+tickets kept by count, tunnel reveals). It chooses one of the legal moves and says why in a few words.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
-from typing import Any
-
-from games.engine.moves import Move
-
+from .decision import DEFAULT_STRONG_SECONDS, Choice, Decision, Policy
 from .greedy import choose as choose_greedy
 from .random_policy import choose as choose_random
+from .strong import choose as choose_strong
 
-Policy = Callable[[dict[str, Any], Sequence[Move], random.Random], Move]
+POLICIES: dict[str, Policy] = {"random": choose_random, "greedy": choose_greedy, "strong": choose_strong}
+# Levels that read the seat's history (the others decide from the view alone, so their callers may skip it).
+NEEDS_HISTORY = frozenset({"strong"})
 
-# The strong level plays the greedy policy until a search bot arrives.
-POLICIES: dict[str, Policy] = {"random": choose_random, "greedy": choose_greedy, "strong": choose_greedy}
+__all__ = ["DEFAULT_STRONG_SECONDS", "NEEDS_HISTORY", "POLICIES", "Choice", "Decision", "Policy", "policy_for"]
 
 
 def policy_for(level: str) -> Policy:

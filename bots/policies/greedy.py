@@ -1,6 +1,7 @@
 """The greedy bot: each decision it plans a network for its destination tickets and plays one step towards it.
 
-`choose(view, moves, rng)` reads only the seat's view and the board data, and always returns one of `moves`.
+`choose(decision)` reads only the seat's view and the board data, and always returns one of the legal moves,
+with the reason (reasons.py); `choose_move(view, moves)` is the move alone (the strong bot's rollouts use it).
 It keeps the tickets whose shared network fits its trains, claims planned routes as soon as it can pay for them
 (long ones first, tunnels only with cards to spare), draws the colours the plan still misses, builds a station
 only to reconnect a cut ticket, draws new tickets once all its tickets are done, and near the end of the game
@@ -9,7 +10,6 @@ only to reconnect a cut ticket, draws new tickets once all its tickets are done,
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +18,7 @@ from games.engine import moves as mv
 from games.engine.cards import LOCOMOTIVE
 from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT
 
+from .decision import Choice, Decision
 from .greedy_cards import (
     cheapest_payment,
     locomotive_slot,
@@ -28,6 +29,7 @@ from .greedy_cards import (
     tunnel_spare,
 )
 from .plan import Plan, Position, claimable, completed, plan_network, position
+from .reasons import explain
 
 ENDGAME_TRAINS = 6  # once a seat is this close to ending the game (C-END-1), unfinished plans give way to points
 TICKET_DRAW_TRAINS = 15  # new tickets only with trains enough to build a few more routes
@@ -42,8 +44,14 @@ HOPELESS = 4  # near the end, a plan missing more cards than this will not be fi
 TUNNEL_SPARE = 2  # a tunnel asks for 2 or more extra cards about one time in seven (E-TUN-2): keep 2 for it
 
 
-def choose(view: Mapping[str, Any], moves: Sequence[mv.Move], rng: random.Random) -> mv.Move:
-    """The greedy move among `moves` for the seat whose `view` this is (deterministic: `rng` goes unused)."""
+def choose(decision: Decision) -> Choice:
+    """The greedy move for the deciding seat, and why (deterministic: the decision's `rng` goes unused)."""
+    move = choose_move(decision.view, decision.moves)
+    return Choice(move, explain(decision.view, move))
+
+
+def choose_move(view: Mapping[str, Any], moves: Sequence[mv.Move]) -> mv.Move:
+    """The greedy move among `moves` for the seat whose `view` this is."""
     phase = view["phase"]
     if phase in (SETUP_TICKETS, KEEP_TICKETS):
         move = _keep_tickets(view, moves)

@@ -181,10 +181,13 @@ def plan_network(pos: Position, tickets: tuple[str, ...], budget: int | None = N
         plan = min((_steiner(pos, order, lost) for order in orders), key=lambda p: (len(p.lost), p.trains))
         if plan.trains <= budget or not plan.kept:
             return plan
-        lost.append(_least_worth(pos, plan.kept))
+        worst = _least_worth(pos, plan.kept)
+        if worst is None:  # every kept ticket is done already (a budget below zero): nothing to give up
+            return plan
+        lost.append(worst)
 
 
-def _least_worth(pos: Position, tickets: tuple[str, ...]) -> str:
+def _least_worth(pos: Position, tickets: tuple[str, ...]) -> str | None:
     """The unfinished ticket paying least per train of its own cheapest path: the first to give up. A finished
     ticket costs nothing and is never given up."""
     board = pos.board
@@ -195,7 +198,7 @@ def _least_worth(pos: Position, tickets: tuple[str, ...]) -> str:
         found = cheapest_path(pos, ticket.a, ticket.b, frozenset(), {}, can_build=False)
         return ticket.points / max(1.0, found[0] if found else 1.0)
 
-    return min((t for t in tickets if t not in done), key=lambda t: (worth(t), t))
+    return min((t for t in tickets if t not in done), key=lambda t: (worth(t), t), default=None)
 
 
 def _steiner(pos: Position, order: Iterable[str], dropped: list[str]) -> Plan:

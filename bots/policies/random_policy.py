@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from typing import Any
-
-from games.engine.moves import Move
+from .decision import Choice, Decision
 
 
-def choose(view: dict[str, Any], moves: Sequence[Move], rng: random.Random) -> Move:
-    return moves[rng.randrange(len(moves))]
+def choose(decision: Decision) -> Choice:
+    return Choice(decision.moves[decision.rng.randrange(len(decision.moves))], "a random legal move")

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bots.policies import policy_for
-from bots.policies.greedy import choose
+from bots.policies import Decision, policy_for
+from bots.policies.greedy import choose_move
 from bots.tournament import play_game
 from games.engine import legal_moves, step, view
 from games.engine import moves as mv
@@ -29,7 +29,7 @@ MARKET = ["red", "purple", "blue", "locomotive", "white"]
 
 
 def decide(state: State, seat: int = 0) -> mv.Move:
-    return choose(view(state, seat), legal_moves(state, seat), random.Random(0))
+    return choose_move(view(state, seat), legal_moves(state, seat))
 
 
 def greedy_game(map_name: str, players: int, seed: int) -> list[tuple[State, int]]:
@@ -42,8 +42,9 @@ def greedy_game(map_name: str, players: int, seed: int) -> list[tuple[State, int
         seat = state.deciders()[0]
         moves = legal_moves(state, seat)
         level = "random" if seat == players - 1 and seed % 2 else "greedy"
-        move = policy_for(level)(view(state, seat), moves, rng)
-        assert move in moves, f"{level} chose {move}, not a legal move in phase {state.phase}"
+        choice = policy_for(level)(Decision(view(state, seat), moves, rng))
+        move = choice.move
+        assert move in moves and choice.reason, f"{level} chose {move}, not a legal move in phase {state.phase}"
         if level == "greedy":
             seen.append((state.copy(), seat))
         state, _ = step(state, seat, move, rng, in_place=True)
@@ -103,7 +104,7 @@ def test_greedy_needs_no_more_than_its_own_seat_s_part_of_the_view() -> None:
     state = arrange(started("usa", 2), tickets={0: [CALGARY_SLC]}, hands={0: {"purple": 3}})
     seen = view(state, 0)
     seen["players"] = [{k: p[k] for k in ("seat", "trains", "stations_left")} for p in seen["players"]]
-    assert choose(seen, legal_moves(state, 0), random.Random(0)) == claim("helena--salt-lake-city", purple=3)
+    assert choose_move(seen, legal_moves(state, 0)) == claim("helena--salt-lake-city", purple=3)
 
 
 # Destination tickets.
@@ -149,6 +150,15 @@ def test_greedy_draws_blind_when_no_face_up_card_helps() -> None:
 def test_greedy_claims_a_planned_route_as_soon_as_it_can_pay() -> None:
     state = arrange(started("usa", 2), tickets={0: [CALGARY_SLC]}, hands={0: {"purple": 3}}, market=MARKET)
     assert decide(state) == claim("helena--salt-lake-city", purple=3)
+
+
+def test_greedy_says_which_ticket_a_claim_is_for_and_which_colour_a_card_is_for() -> None:
+    state = arrange(started("usa", 2), tickets={0: [CALGARY_SLC]}, hands={0: {"purple": 3}}, market=MARKET)
+    choice = policy_for("greedy")(Decision(view(state, 0), legal_moves(state, 0), random.Random(0)))
+    assert choice.reason == "claims Helena\u2013Salt Lake City: ticket Calgary\u2013Salt Lake City needs it"
+    state = arrange(started("usa", 2), tickets={0: [CALGARY_SLC]}, hands={0: {}}, market=MARKET)
+    choice = policy_for("greedy")(Decision(view(state, 0), legal_moves(state, 0), random.Random(0)))
+    assert choice.reason.startswith("draws purple for a purple route")
 
 
 def test_greedy_claims_the_longest_planned_route_and_pays_without_locomotives_or_needed_colours() -> None:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bots.policies import POLICIES
+from bots.policies import POLICIES, Decision
 from games.engine import IllegalMove, NotYourTurn, legal_moves, view
 from games.engine import events as ev
 from games.engine import moves as mv
@@ -116,7 +116,8 @@ def test_x_time_1_a_fallback_bot_can_play_any_decision_from_the_seats_view(level
         seat = state.deciders()[0]
         moves = legal_moves(state, seat)
         assert moves, f"seat {seat} must decide in phase {state.phase} but has no legal move"
-        move = policy(view(state, seat), moves, rng)
+        # The strong bot searches a couple of sampled games a decision here: the test is about legality.
+        move = policy(Decision(view(state, seat), moves, rng, iterations=1)).move
         assert move in moves
         state, _ = play(state, seat, move, seed=decisions)
         decisions += 1

@@ -1,0 +1,109 @@
+"""Greedy-lite: the strong bot's fast default policy for rollouts, on a State it owns (a sampled game).
+
+It plays like the greedy bot without listing every legal move or building a view: a claim of a planned route
+(or, with nothing left to plan, of the longest route) as soon as the hand pays for it, at the payment that spends
+fewest locomotives; else a face-up card of a colour the plan misses, else a blind draw; a tunnel paid when it can
+be; the greedy bot's own choice of tickets. About ten times cheaper a move than `greedy.choose_move`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine import moves as mv
+from games.engine.board import Route
+from games.engine.cards import LOCOMOTIVE
+from games.engine.legal import random_legal_move
+from games.engine.payment import route_mixes, tunnel_mixes
+from games.engine.rules import can_draw_second_card, claimable_routes
+from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
+
+from .greedy_cards import needs, shortfall
+from .plan import Position, plan_network
+
+LONG_ROUTE = 4  # with nothing left to plan, routes this long are worth their trains
+
+
+def lite_move(state: State, seat: int, rng: random.Random, root: Position) -> mv.Move:
+    """The move for `seat`; `root`: the seat's position where the search began, which its plan is made on."""
+    phase = state.phase
+    if phase in (SETUP_TICKETS, KEEP_TICKETS):
+        return _keep(state, seat, root)
+    if phase == TUNNEL_PAYMENT:
+        return _tunnel(state, seat)
+    player = state.players[seat]
+    plan = plan_network(root, tuple(sorted(player.tickets)))
+    left = tuple(r for r in plan.routes if r not in state.route_owner)
+    if phase != SECOND_CARD:
+        claim = _claim(state, seat, left)
+        if claim is not None:
+            return claim
+    missing = shortfall(needs(root, left, player.hand), player.hand) if left else {}
+    draw = _draw(state, missing, second=phase == SECOND_CARD)
+    if draw is not None:
+        return draw
+    move = random_legal_move(state, seat, rng)
+    assert move is not None, "a seat that decides has a legal move"
+    return move
+
+
+def _keep(state: State, seat: int, pos: Position) -> mv.Move:
+    """The fewest tickets allowed (C-TKT-1, E-SET-2), those whose plan with the held ones costs least."""
+    offered = state.offered[seat]
+    least = min(len(offered), 2 if state.phase == SETUP_TICKETS else 1)
+    held = tuple(state.players[seat].tickets)
+    points = state.board.tickets
+
+    def cost(ticket_id: str) -> float:
+        plan = plan_network(pos, tuple(sorted((*held, ticket_id))))
+        return plan.trains - points[ticket_id].points + 3 * points[ticket_id].points * (ticket_id in plan.lost)
+
+    return mv.KeepTickets(tuple(sorted(offered, key=lambda t: (cost(t), t))[:least]))
+
+
+def _claim(state: State, seat: int, planned: tuple[str, ...]) -> mv.Move | None:
+    routes = claimable_routes(state, seat)
+    if not routes:
+        return None
+    board = state.board
+    if planned:
+        wanted = set(planned)
+        wanted.update(t for r in planned if (t := board.routes[r].twin) is not None)
+        options = [r for r in routes if r.id in wanted]
+    else:
+        options = [r for r in routes if r.length >= min(LONG_ROUTE, state.players[seat].trains)]
+    if not options:
+        return None
+    route = max(options, key=lambda r: (r.length, r.index))
+    return mv.ClaimRoute(route.id, _fewest_locomotives(state.players[seat].hand, route))
+
+
+def _fewest_locomotives(hand: dict[str, int], route: Route) -> mv.Payment:
+    pays = route_mixes(hand, route)
+    return min((pays[i] for i in range(len(pays))), key=lambda p: (dict(p).get(LOCOMOTIVE, 0), -_held(hand, p)))
+
+
+def _held(hand: dict[str, int], paid: mv.Payment) -> int:
+    """How many of the paying colour the hand holds: pay from the largest set."""
+    return max((hand.get(kind, 0) for kind, _ in paid if kind != LOCOMOTIVE), default=0)
+
+
+def _draw(state: State, missing: dict[str, int], second: bool) -> mv.Move | None:
+    for slot, card in enumerate(state.market):
+        if card is not None and card != LOCOMOTIVE and missing.get(card, 0) > 0:
+            return mv.DrawCard("market", slot)
+    if state.draw_pile or state.discards:
+        return mv.DrawCard("deck")
+    if second and not can_draw_second_card(state):
+        return None
+    shown = next((i for i, c in enumerate(state.market) if c is not None and not (second and c == LOCOMOTIVE)), None)
+    return mv.DrawCard("market", shown) if shown is not None else None
+
+
+def _tunnel(state: State, seat: int) -> mv.Move:
+    tunnel = state.tunnel
+    assert tunnel is not None
+    pays = tunnel_mixes(state.players[seat].hand, dict(tunnel.played), tunnel.extra)
+    if len(pays):
+        return mv.PayTunnel(min((pays[i] for i in range(len(pays))), key=lambda p: dict(p).get(LOCOMOTIVE, 0)))
+    return mv.DeclineTunnel()
