@@ -7,6 +7,10 @@ twice. A task that loses a race reads the game again and goes on if a bot still 
 human may keep tickets between two bots' choices, and that human's move queued a task for a seq this one
 may already have passed.
 
+Strong bots' decisions are played by tasks on the search queue (settings.TTR_STRONG_QUEUE): a task on the
+default queue that reaches a strong bot's decision hands the game over to that queue and stops, so a search never
+holds up a worker that other games wait for. Every bot move is stored with the bot's reason (`Event.reason`).
+
 `sweep()` runs every second or so (Celery beat): a decision past its deadline gets `turn_timed_out` and
 is played by the game's fallback bot (RULES.md X-TIME-1); a bot decision or an ended game's scoring whose
 task was lost is queued again. Everything it looks at is read from the log, so a restart loses nothing.
@@ -18,16 +22,16 @@ import logging
 import random
 from datetime import datetime, timedelta
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from bots.policies import policy_for
+from bots.budget import strong_seconds
+from bots.policies import NEEDS_HISTORY, Choice, Decision, policy_for
 from games import clocks, notify, states
-from games.engine import State, legal_moves, view
+from games.engine import Event, State, legal_moves, redact, view
 from games.engine.events import TurnTimedOut
-from games.engine.moves import Move
-from games.log import StaleSeq
+from games.log import StaleSeq, events_between
 from games.models import Game
 from games.selectors import game_row
 from games.services import ServiceError, play_seat
@@ -36,8 +40,9 @@ logger = logging.getLogger(__name__)
 MAX_BOT_MOVES = 5000
 
 
-@shared_task(name=notify.PLAY_BOT_TURNS, ignore_result=True, acks_late=True)
-def play_bot_turns(game_id: str, seq: int) -> int:
+@shared_task(name=notify.PLAY_BOT_TURNS, ignore_result=True, acks_late=True, bind=True)
+def play_bot_turns(self: Task, game_id: str, seq: int) -> int:
+    searches = _on_search_queue(self)
     try:
         game = game_row(game_id)  # the game and its seats in one query
     except ServiceError:
@@ -50,11 +55,16 @@ def play_bot_turns(game_id: str, seq: int) -> int:
     for _ in range(MAX_BOT_MOVES):
         if game.status != Game.Status.ACTIVE:
             break
-        decision = _bot_decision(game, states.state_at(game.pk, game.seq), levels, rng)
+        decision = _bot_decision(game, states.state_at(game.pk, game.seq), levels)
         if decision is None:
             break
+        seat, level = decision
+        if level == "strong" and not searches:
+            notify.bots_may_play(game.pk, game.seq, level)  # the search queue takes the game from here
+            break
+        choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng)
         try:
-            move = play_seat(game, *decision, by_bot=True)  # moves `game` to the new seq and head
+            move = play_seat(game, seat, game.seq, choice.move, by_bot=True, reason=choice.reason)
         except (StaleSeq, ServiceError):
             game = game_row(game_id)  # someone moved first: look again
             continue
@@ -64,16 +74,30 @@ def play_bot_turns(game_id: str, seq: int) -> int:
     return played
 
 
-def _bot_decision(game: Game, state: State, levels: dict[int, str], rng: random.Random) -> tuple[int, int, Move] | None:
+def _on_search_queue(task: Task) -> bool:
+    """Whether this delivery came through the search queue (an eager call, in tests, plays every level)."""
+    if task.request.is_eager:
+        return True
+    delivery = task.request.delivery_info or {}
+    return delivery.get("routing_key") == settings.TTR_STRONG_QUEUE
+
+
+def _bot_decision(game: Game, state: State, levels: dict[int, str]) -> tuple[int, str] | None:
+    """The first deciding seat a bot plays, and its level."""
     for seat in state.deciders():
         if seat in levels:
-            return seat, game.seq, choose(state, seat, levels[seat], rng)
+            return seat, levels[seat]
     return None
 
 
-def choose(state: State, seat: int, level: str, rng: random.Random) -> Move:
-    """The move the bot of `level` makes for `seat`: it sees only that seat's view and its legal moves."""
-    return policy_for(level)(view(state, seat), legal_moves(state, seat), rng)
+def choose(game: Game, state: State, seat: int, level: str, rng: random.Random) -> Choice:
+    """The move the bot of `level` makes for `seat`, and why: it sees only that seat's view, its legal moves and,
+    for the levels that read it, the game's events so far as that seat saw them."""
+    history: tuple[Event, ...] = ()
+    if level in NEEDS_HISTORY:
+        history = tuple(redact(e, seat) for e in events_between(game.pk, 0, game.seq))
+    decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, strong_seconds())
+    return policy_for(level)(decision)
 
 
 @shared_task(name="bots.tasks.sweep", ignore_result=True)
@@ -84,8 +108,8 @@ def sweep() -> dict[str, int]:
     for active in clocks.active_games():
         if clocks.may_be_overdue(active, now):
             timed_out += _time_out(game_row(active.id), now)
-        if active.has_bots and active.last_at < quiet and _bot_waits(active):
-            notify.bots_may_play(active.id, active.seq)
+        if active.has_bots and active.last_at < quiet and (level := _bot_waits(active)):
+            notify.bots_may_play(active.id, active.seq, level)
             requeued += 1
     unscored = clocks.unscored_games(quiet)
     for game_id in unscored:
@@ -93,9 +117,11 @@ def sweep() -> dict[str, int]:
     return {"timed_out": timed_out, "bots_requeued": requeued, "scoring_requeued": len(unscored)}
 
 
-def _bot_waits(active: clocks.ActiveGame) -> bool:
+def _bot_waits(active: clocks.ActiveGame) -> str | None:
+    """The level of a bot the game waits for, if it waits for one."""
     game = game_row(active.id)
-    return bool(game.bot_seats.intersection(states.state_at(game.pk, active.seq).deciders()))
+    decision = _bot_decision(game, states.state_at(game.pk, active.seq), game.bot_levels)
+    return decision[1] if decision else None
 
 
 def _time_out(game: Game, now: datetime) -> int:
@@ -110,8 +136,9 @@ def _time_out(game: Game, now: datetime) -> int:
             break
         seat, level = late[0], game.fallback_bot
         expired = TurnTimedOut(seat=seat, seconds=game.turn_seconds or 0, bot=level)
+        choice = choose(game, state, seat, level, rng)
         try:
-            move = play_seat(game, seat, game.seq, choose(state, seat, level, rng), by_bot=False, before=(expired,))
+            move = play_seat(game, seat, game.seq, choice.move, by_bot=False, before=(expired,), reason=choice.reason)
         except (StaleSeq, ServiceError):
             break  # the player moved just in time
         played += 1  # play_seat moved `game` to the new seq and head: no need to read it again

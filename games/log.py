@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -40,12 +40,14 @@ def sha256(text: str) -> str:
 
 def row_hash(
     prev_hash: str, seq: int, type_: str, seat: int | None, data: dict[str, Any], commitment: str, salt: str,
-    at: datetime,
+    at: datetime, reason: str = "",
 ) -> str:
     body = {
         "seq": seq, "type": type_, "seat": seat, "data": data, "commitment": commitment, "salt": salt,
         "at": at.isoformat(),
     }
+    if reason:  # only when set: rows without one (every row written before reasons existed) hash as they did
+        body["reason"] = reason
     return sha256(prev_hash + canonical_json(body))
 
 
@@ -71,18 +73,23 @@ def _seat_of(event: EngineEvent) -> int | None:
     return seat if isinstance(seat, int) else None
 
 
-def append(game: Game, expected_seq: int, events: Sequence[EngineEvent]) -> list[Event]:
-    """Append `events` after `expected_seq` (inside the caller's transaction); `StaleSeq` if another won."""
+def append(
+    game: Game, expected_seq: int, events: Sequence[EngineEvent], reasons: Mapping[int, str] | None = None
+) -> list[Event]:
+    """Append `events` after `expected_seq` (inside the caller's transaction); `StaleSeq` if another won.
+    `reasons`: a bot's reason for its move, by the index in `events` of the move's first event."""
     now = timezone.now()
     prev, rows = game.head_hash, []
-    for seq, event in enumerate(events, start=expected_seq + 1):
+    for index, event in enumerate(events):
+        seq = expected_seq + 1 + index
         data = event_to_dict(event)
         commitment, salt = _commit(event, data)
-        digest = row_hash(prev, seq, event.type, _seat_of(event), data, commitment, salt, now)
+        reason = (reasons or {}).get(index, "")
+        digest = row_hash(prev, seq, event.type, _seat_of(event), data, commitment, salt, now, reason)
         rows.append(
             Event(
-                game=game, seq=seq, type=event.type, seat=_seat_of(event), data=data,
-                commitment=commitment, salt=salt, created_at=now, prev_hash=prev, hash=digest,
+                game=game, seq=seq, type=event.type, seat=_seat_of(event), data=data, commitment=commitment,
+                salt=salt, created_at=now, prev_hash=prev, hash=digest, reason=reason,
             )
         )
         prev = digest
@@ -107,7 +114,9 @@ def append(game: Game, expected_seq: int, events: Sequence[EngineEvent]) -> list
 _MOVE_HEAD = f"UPDATE {Game._meta.db_table} SET seq = %s, head_hash = %s WHERE id = %s AND seq = %s"
 _INSERTED = [
     Event._meta.get_field(name)
-    for name in ("game", "seq", "type", "seat", "data", "commitment", "salt", "created_at", "prev_hash", "hash")
+    for name in (
+        "game", "seq", "type", "seat", "data", "commitment", "salt", "created_at", "prev_hash", "hash", "reason"
+    )
 ]
 
 
@@ -151,7 +160,10 @@ def project(row: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
     visible.pop("type")
     if row.commitment:
         visible["commitment"] = row.commitment
-    return {"seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": visible}
+    projected = {"seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": visible}
+    if row.reason:  # a bot's move: why it made it (public: it names only what the bot's seat may see)
+        projected["reason"] = row.reason
+    return projected
 
 
 def audit_line(row: Event) -> dict[str, Any]:
@@ -159,4 +171,5 @@ def audit_line(row: Event) -> dict[str, Any]:
     return {
         "seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": row.data,
         "commitment": row.commitment, "salt": row.salt, "prev_hash": row.prev_hash, "hash": row.hash,
+        **({"reason": row.reason} if row.reason else {}),
     }

@@ -114,6 +114,9 @@ class Event(models.Model):
     created_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # Why a bot made the move this row opens ("claims Berlin-Wien: ticket Berlin-Roma needs it"); blank for a
+    # person's move and for the move's other rows. Covered by the row hash when set (log.row_hash).
+    reason = models.CharField(max_length=300, blank=True, default="")
 
     class Meta:
         ordering = ["game", "seq"]

@@ -19,6 +19,7 @@ from typing import Any
 
 from celery import current_app
 from channels.layers import DEFAULT_CHANNEL_LAYER, InMemoryChannelLayer, channel_layers, get_channel_layer
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
@@ -75,17 +76,19 @@ def _sender() -> _Sender:
         return _the_sender
 
 
-def send(task: str, *args: Any) -> None:
-    """Queue the task `task` by name (run inline when the app is eager and knows the task, as in tests)."""
+def send(task: str, *args: Any, queue: str | None = None) -> None:
+    """Queue the task `task` by name (run inline when the app is eager and knows the task, as in tests), on
+    `queue` when given, else the default queue."""
     try:
-        current_app.signature(task, args=args).apply_async()
+        current_app.signature(task, args=args).apply_async(**({"queue": queue} if queue else {}))
     except Exception:  # the sweep (bots.tasks.sweep) finds and re-queues what a lost message left undone
         logger.exception("could not queue %s%r", task, args)
 
 
-def bots_may_play(game_id: Any, seq: int) -> None:
-    """A bot decides next at `seq`: queue its turns (the task does nothing if the game has moved on)."""
-    send(PLAY_BOT_TURNS, str(game_id), seq)
+def bots_may_play(game_id: Any, seq: int, level: str | None = None) -> None:
+    """A bot decides next at `seq`: queue its turns (the task does nothing if the game has moved on). A strong
+    bot's turns go to the search queue (settings.TTR_STRONG_QUEUE), so a search never delays other games."""
+    send(PLAY_BOT_TURNS, str(game_id), seq, queue=settings.TTR_STRONG_QUEUE if level == "strong" else None)
 
 
 def game_ended(game_id: Any) -> None:

@@ -155,13 +155,19 @@ def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
     return play_seat(game, seat, expected_seq, move, by_bot=False)
 
 
+REASON_LENGTH = 300  # Event.reason's size
+
+
 def play_seat(
-    game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool, before: tuple[EngineEvent, ...] = ()
+    game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool, before: tuple[EngineEvent, ...] = (),
+    reason: str = "",
 ) -> Played:
     """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append).
 
-    `before`: facts to append ahead of the move's events, in the same transaction (a `turn_timed_out`)."""
+    `before`: facts to append ahead of the move's events, in the same transaction (a `turn_timed_out`).
+    `reason`: a bot's words for why it made the move, stored on the move's first event row."""
     bot_seats = game.bot_seats
+    bot_levels = game.bot_levels
     with transaction.atomic():
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", f"the game is {game.status}", status=409)
@@ -169,22 +175,29 @@ def play_seat(
             raise log.StaleSeq(game.seq)
         state = states.state_at(game.pk, game.seq)
         new_state, events = step(state, seat, move, _system_rng())
+        reasons = {len(before): reason[:REASON_LENGTH]} if reason else None
         events = (*before, *events)
-        rows = log.append(game, expected_seq, events)
+        rows = log.append(game, expected_seq, events, reasons)
         states.maybe_snapshot(game.pk, expected_seq, game.seq, new_state)
         if new_state.finished:
             Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
         new_seq = game.seq
-        transaction.on_commit(lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats))
+        transaction.on_commit(
+            lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats, levels=bot_levels)
+        )
     return Played(new_seq, seat, events, tuple(rows), new_state.finished)
 
 
-def _after_append(game_id: Any, seq: int, state: Any, *, by_bot: bool, bot_seats: frozenset[int]) -> None:
+def _after_append(
+    game_id: Any, seq: int, state: Any, *, by_bot: bool, bot_seats: frozenset[int], levels: dict[int, str] | None = None
+) -> None:
     states.remember(game_id, seq, state)
+    deciding = sorted(bot_seats.intersection(state.deciders()))
     if state.finished:
         notify.game_ended(game_id)
-    elif not by_bot and bot_seats.intersection(state.deciders()):
-        notify.bots_may_play(game_id, seq)  # first: the bot starts thinking while the viewers are told
+    elif not by_bot and deciding:
+        # First: the bot starts thinking while the viewers are told. A strong bot's search goes to its own queue.
+        notify.bots_may_play(game_id, seq, (levels or {}).get(deciding[0]))
     notify.game_moved(game_id, seq)
 
 

@@ -36,7 +36,8 @@ def _chain_problems(rows: list[Event]) -> list[str]:
         if row.prev_hash != prev:
             problems.append(f"seq {row.seq}: prev_hash does not match the hash of seq {row.seq - 1}")
         digest = row_hash(
-            row.prev_hash, row.seq, row.type, row.seat, row.data, row.commitment, row.salt, row.created_at
+            row.prev_hash, row.seq, row.type, row.seat, row.data, row.commitment, row.salt, row.created_at,
+            row.reason,
         )
         if digest != row.hash:
             problems.append(f"seq {row.seq}: the row was altered (its hash does not match its content)")

@@ -197,6 +197,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The queue tasks go to and workers read by default; tests and benchmarks give each run its own.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TTR_TASK_QUEUE", "celery")
+# The strong bot's searches have a queue of their own (DESIGN.md: a slow search never delays other games): its
+# turns are sent there, and a worker started without -Q reads both queues (`make run`'s does); docker-compose runs
+# one worker per queue. TTR_STRONG_SECONDS is its thinking time per decision (bots/budget.py).
+TTR_STRONG_QUEUE = os.environ.get("TTR_STRONG_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-strong")
+CELERY_TASK_QUEUES = {CELERY_TASK_DEFAULT_QUEUE: {}, TTR_STRONG_QUEUE: {}}
 # The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (DESIGN.md, Workers).
 TTR_SWEEP_SECONDS = float(os.environ.get("TTR_SWEEP_SECONDS", "1"))
 TTR_LOST_TASK_SECONDS = float(os.environ.get("TTR_LOST_TASK_SECONDS", "3"))

@@ -267,6 +267,7 @@ def check_chain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
             line["commitment"],
             line["salt"],
             datetime.fromisoformat(line["at"]),
+            line.get("reason", ""),
         )
         assert digest == line["hash"], f"seq {seq}: the hash does not cover the line"
         if line["commitment"]:

@@ -180,3 +180,23 @@ def test_score_game_run_twice_at_once_scores_once(worker: Path) -> None:
     wait_for(lambda: worker.read_text().count("score_game") >= 4 or None, 20)  # received and succeeded, twice
     assert Event.objects.filter(game_id=table.game_id, type="game_scored").count() == 1
     assert RatingChange.objects.filter(game_id=table.game_id).count() == 3
+
+
+def test_a_strong_bot_seat_plays_a_whole_game_through_the_search_queue_and_every_bot_move_says_why(
+    tmp_path: Path, settings: Any
+) -> None:
+    log = tmp_path / "worker.log"
+    with celery_worker(log, TTR_STRONG_SECONDS="0.02"):
+        assert settings.TTR_STRONG_QUEUE in log.read_text()  # the worker reads the search queue too
+        ann = register("ann")
+        game = create_game(ann, "usa", 2, fallback_bot="greedy")
+        assert body(ann.post(url(game["id"], "bots"), {"seat": 1, "level": "strong"}, format="json"))
+        assert body(ann.post(url(game["id"], "start"), {}, format="json"))["status"] == "active"
+        assert body(ann.post(url(game["id"], "resign"), {}, format="json"))  # greedy plays seat 0 from now on
+        wait_for(lambda: scored(game["id"]), GAME_SECONDS, lambda: log.read_text()[-2000:])
+    events = body(ann.get(url(game["id"], "events"), {"after": 0}))["events"]
+    openers = [e for e in events if e.get("reason")]
+    strong_moves = [e for e in openers if e["seat"] == 1 or (e["type"] == "tickets_kept" and e["data"]["seat"] == 1)]
+    assert len(strong_moves) > 20 and any("claims" in e["reason"] for e in strong_moves)
+    assert all(e["type"] not in ("game_started", "cards_dealt", "game_scored") for e in openers)
+    assert body(ann.get(url(game["id"], "verify")))["ok"]

@@ -68,6 +68,7 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise _Stop(signum)
 
 
+# No -Q: the worker reads every queue of settings.CELERY_TASK_QUEUES, the default one and the strong bot's.
 WORKER = ["worker", "--pool=solo", "--loglevel=INFO"]
 BEAT = ["beat", "--loglevel=WARNING"]  # its schedule file: settings.CELERY_BEAT_SCHEDULE_FILENAME
 
