@@ -1,12 +1,25 @@
 // The public HTTP API (../shared/API.md), with the token kept in localStorage.
 const TOKEN = "ttr.token";
 const USER = "ttr.user";
+const EXPIRED = "ttr.expired";
 
 export const session = {
   get token() { return localStorage.getItem(TOKEN); },
   get user() { return localStorage.getItem(USER); },
-  set(user, token) { localStorage.setItem(USER, user); localStorage.setItem(TOKEN, token); },
+  // Set when the server refused the stored token (expired or revoked): the page says so once, until sign-in.
+  get expired() { return sessionStorage.getItem(EXPIRED); },
+  set(user, token) {
+    localStorage.setItem(USER, user);
+    localStorage.setItem(TOKEN, token);
+    sessionStorage.removeItem(EXPIRED);
+  },
   clear() { localStorage.removeItem(USER); localStorage.removeItem(TOKEN); },
+  expire() {
+    if (this.user) sessionStorage.setItem(EXPIRED, this.user);
+    this.clear();
+    window.dispatchEvent(new Event("ttr:session"));
+  },
+  forgetExpired() { sessionStorage.removeItem(EXPIRED); },
 };
 
 export class ApiError extends Error {
@@ -17,6 +30,9 @@ export class ApiError extends Error {
   }
   // The sentence shown to the player: the rule ID and the server's own text.
   get text() {
+    if (this.body.code === "authentication_failed" || this.body.code === "not_authenticated") {
+      return "Your session has expired or you are signed out: sign in again.";
+    }
     const rule = this.body.rule ? ` (rule ${this.body.rule})` : "";
     return `${this.body.detail || this.message}${rule}`;
   }
@@ -24,13 +40,18 @@ export class ApiError extends Error {
 
 export async function api(method, path, body) {
   const headers = { Accept: "application/json" };
-  if (session.token) headers.Authorization = `Token ${session.token}`;
+  const token = session.token;
+  if (token) headers.Authorization = `Token ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(`/api${path}`, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({ code: "server_error", detail: `HTTP ${response.status}` }));
-  if (response.status === 401 && data.code === "authentication_failed") session.clear();
+  if (response.status === 401 && data.code === "authentication_failed" && token) {
+    // The stored token is no longer good: forget it, and read again as anyone may (a page stays readable).
+    session.expire();
+    if (method === "GET") return api(method, path, body);
+  }
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
 }

@@ -84,7 +84,7 @@ export function createBoard(map) {
 
   const stationLayer = s("g.stations");
   const svg = s("svg.board", {
-    viewBox: `${home.x} ${home.y} ${home.w} ${home.h}`, role: "img", style: `aspect-ratio: ${home.w} / ${home.h}`,
+    viewBox: `${home.x} ${home.y} ${home.w} ${home.h}`, role: "group", style: `aspect-ratio: ${home.w} / ${home.h}`,
     "aria-label": `${map.map} board`, "data-map": map.map,
   },
   patternDefs(s),
@@ -155,14 +155,18 @@ export function createBoard(map) {
   const routeEl = (id) => svg.querySelector(`[data-route="${id}"]`);
   const cityEl = (id) => svg.querySelector(`[data-city="${id}"]`);
 
+  // An element the player may act on: reached with Tab, activated with Enter or Space, named for what it does.
   function clickable(el, label, onActivate) {
     el.classList.add("active");
+    el.setAttribute("aria-label", label);
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "button");
     el.onclick = onActivate;
     el.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(); } };
   }
-  function inert(el) {
+  function inert(el, label) {
+    if (!el.classList.contains("active")) return;
+    el.setAttribute("aria-label", label);
     el.classList.remove("active");
     el.removeAttribute("tabindex");
     el.removeAttribute("role");
@@ -201,10 +205,14 @@ export function createBoard(map) {
     // Routes and cities the player may act on now; the rest inert.
     setActive(routeIds, onRoute, cityIds, onCity) {
       for (const g of svg.querySelectorAll(".route")) {
-        if (routeIds.has(g.dataset.route)) clickable(g, "", () => onRoute(g.dataset.route)); else inert(g);
+        const title = routeTitle(routesById[g.dataset.route], cities);
+        if (routeIds.has(g.dataset.route)) clickable(g, `Claim ${title}`, () => onRoute(g.dataset.route));
+        else inert(g, title);
       }
       for (const g of svg.querySelectorAll(".city")) {
-        if (cityIds.has(g.dataset.city)) clickable(g, "", () => onCity(g.dataset.city)); else inert(g);
+        const name = cities[g.dataset.city].name;
+        if (cityIds.has(g.dataset.city)) clickable(g, `Build a station in ${name}`, () => onCity(g.dataset.city));
+        else inert(g, name);
       }
     },
     select(routeId) {

@@ -1,6 +1,11 @@
 // The game page: board, market, hand, tickets, players, whose turn and clock, every action by clicking among
 // /legal-moves, errors with the server's rule text, live updates over the WebSocket (reconnect + resync),
-// an offline indicator, the event log in words and the final score breakdown.
+// an offline indicator, the event log in words, resigning, and the final score breakdown.
+//
+// What it costs the server: while the game is open, the seats are read every 1.5 s (a join appends no event,
+// so the socket says nothing of it), and only while the page is visible; once the game has started, nothing is
+// polled: each event pushed on the socket leads to one read of /state and /legal-moves. A finished game is read
+// once and opens no socket.
 import { h, mount } from "./dom.js";
 import { get, post, session, ApiError, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
@@ -29,6 +34,9 @@ class Game {
     this.busy = false;
     this.score = null;
     this.refreshes = 0;
+    this.socket = null;
+    this.closed = false; // true once nothing more can happen (finished and scored) or the game is gone
+    this.summaryStale = false;
   }
 
   async start() {
@@ -40,12 +48,28 @@ class Game {
     requestAnimationFrame(() => this.board.fitScreen());
     await this.refresh();
     if (this.summary.status !== "open") await this.loadEvents();
-    this.connect();
+    if (this.status === "finished") this.closed = true; // a finished game's page is read once: no socket, no poll
+    else this.connect();
+    this.pollSeats();
     setInterval(() => this.tick(), 1000);
-    // Seats taken and the start append no event while a game is open, so the socket says nothing: poll.
-    const poll = setInterval(() => {
-      if (this.summary.status !== "open") clearInterval(poll);
-      else this.refresh().catch(() => {});
+    window.addEventListener("offline", () => this.socket?.close());
+    window.addEventListener("online", () => this.reconnectNow());
+    window.addEventListener("ttr:session", () => this.restartSocket()); // signed out: watch as anyone
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden) return;
+      this.reconnectNow();
+      if (this.summary.status === "open") this.refresh().catch(() => {});
+    });
+  }
+
+  // Seats taken append no event while a game is open, so the socket says nothing of them: read the seats every
+  // 1.5 s while the page is visible, and stop for good once the game has started.
+  pollSeats() {
+    clearTimeout(this.seatTimer);
+    if (this.summary.status !== "open") return;
+    this.seatTimer = setTimeout(async () => {
+      if (!document.hidden) await this.refresh().catch(() => {});
+      this.pollSeats();
     }, 1500);
   }
 
@@ -53,22 +77,24 @@ class Game {
   get mySeat() { return this.view ? this.view.your_seat : null; }
 
   layout() {
-    this.statusBar = h("div.status-bar", { "aria-live": "polite" });
+    this.statusBar = h("div.status-bar");
+    this.turnNews = h("p.visually-hidden", { "aria-live": "polite" }); // whose move, told once per change
     this.side = h("div.side");
     this.logList = h("ol.log", { "aria-label": "What happened" });
     this.finalWrap = h("div.final-wrap");
-    mount(this.page, h("div.game", { "data-game": this.id },
-      this.statusBar, this.finalWrap, this.board.element, this.side));
+    this.root = h("div.game", { "data-game": this.id }, this.statusBar, this.turnNews, this.finalWrap, this.board.element, this.side);
+    mount(this.page, this.root);
   }
 
   // ---- data
   async refresh() {
-    const summary = get(`/games/${this.id}`);
-    if (this.summary.status === "open") {
+    // The summary (seats) changes while the game is open, and afterwards only when a seat is handed to a bot.
+    if (this.summary.status === "open" || this.summaryStale) {
+      this.summaryStale = false;
       const before = JSON.stringify(this.summary);
-      this.summary = await summary;
+      this.summary = await get(`/games/${this.id}`);
       if (this.summary.status === "open") return JSON.stringify(this.summary) === before && this.drawn ? null : this.render();
-      await this.loadEvents();
+      if (before.includes('"status":"open"')) await this.loadEvents(); // it has just started
     }
     const ticket = ++this.refreshes;
     const [state, moves] = await Promise.all([
@@ -77,8 +103,8 @@ class Game {
     ]);
     // Only the latest read is drawn: an older one answering late would offer moves the game has gone past.
     if (ticket !== this.refreshes || state.seq < this.seq) return;
-    this.summary = await summary;
     this.seq = state.seq;
+    this.root.dataset.seq = state.seq; // the seq of the state drawn: tests and tools can wait for it
     this.view = state.view;
     this.status = state.status;
     this.moves = moves.seq === state.seq ? moves.moves : [];
@@ -92,26 +118,33 @@ class Game {
     this.refreshTimer = setTimeout(() => this.refresh().catch((e) => this.fail(e)), delay);
   }
 
+  get lastSeq() { return this.events.length ? this.events[this.events.length - 1].seq : 0; }
+
   async loadEvents() {
-    const after = this.events.length ? this.events[this.events.length - 1].seq : 0;
-    const answer = await get(`/games/${this.id}/events?after=${after}`);
+    const answer = await get(`/games/${this.id}/events?after=${this.lastSeq}`);
     this.addEvents(answer.events);
   }
 
+  // The log holds every event from seq 1 with no gap: events that do not follow the last one held (a push that
+  // overtook the first read of the log, or one missed while offline) are not kept; what is missing is asked for.
   addEvents(events) {
-    const last = this.events.length ? this.events[this.events.length - 1].seq : 0;
-    const fresh = events.filter((e) => e.seq > last);
-    if (fresh.length && fresh[0].seq !== last + 1 && this.events.length) {
-      this.resync(); // a gap: ask for what was missed
+    const fresh = events.filter((e) => e.seq > this.lastSeq);
+    if (!fresh.length) return;
+    if (fresh[0].seq !== this.lastSeq + 1) {
+      this.resync();
       return;
     }
     this.events.push(...fresh);
+    if (fresh.some((e) => e.type === "seat_resigned" || e.type === "turn_timed_out")) this.summaryStale = true;
     this.renderLog();
   }
 
   async loadScore() {
     try {
       this.score = await get(`/games/${this.id}/score`);
+      await this.loadEvents().catch(() => {}); // game_scored, which a page opened unscored has not heard of
+      this.closed = true; // nothing more can happen in this game
+      this.socket?.close();
       this.render();
     } catch (err) {
       if (err instanceof ApiError && err.body.code === "not_scored") setTimeout(() => this.loadScore(), 700);
@@ -120,19 +153,43 @@ class Game {
 
   // ---- live updates
   connect() {
+    if (this.closed) return;
+    clearTimeout(this.reconnectTimer);
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const token = session.token ? `?token=${encodeURIComponent(session.token)}` : "";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.id}/${token}`);
     this.socket = socket;
     socket.onopen = () => { this.retry = 0; };
     socket.onmessage = (message) => this.onMessage(JSON.parse(message.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
+      this.socket = null;
       this.setOnline(false);
-      this.retry = Math.min((this.retry || 0) + 1, 6);
-      setTimeout(() => this.connect(), 250 * 2 ** this.retry);
+      if (this.closed) return;
+      if (event.code === CLOSE_NOT_FOUND) {
+        this.closed = true;
+        return this.fail(new Error("This game is gone from the server."));
+      }
+      if (event.code === CLOSE_UNAUTHORISED) session.expire(); // the next socket watches as anyone
+      this.retry = Math.min((this.retry || 0) + 1, 5);
+      const delay = event.code === CLOSE_UNAUTHORISED ? 0 : 250 * 2 ** this.retry + Math.random() * 250;
+      this.reconnectTimer = setTimeout(() => this.connect(), delay);
     };
-    window.addEventListener("offline", () => socket.close(), { once: true });
+  }
+
+  // Back online, or the tab shown again: try now rather than at the end of the back-off.
+  reconnectNow() {
+    if (this.closed || this.socket) return;
+    this.retry = 0;
+    this.connect();
+  }
+
+  restartSocket() {
+    const old = this.socket;
+    this.socket = null;
+    old?.close();
+    if (!this.closed) this.connect();
+    this.refresh().catch((e) => this.fail(e));
   }
 
   onMessage(message) {
@@ -163,30 +220,44 @@ class Game {
   }
 
   setOnline(online) {
+    if (this.online === online) return;
     this.online = online;
     this.renderStatus();
   }
 
   // ---- moves
-  async play(move) {
+  async play(move, again = false) {
     if (this.busy) return;
     this.busy = true;
     this.error = "";
     this.render(); // every action button disabled until the answer is in
     const selected = this.selected;
+    let stale = false;
     try {
       await post(`/games/${this.id}/moves`, { expected_seq: this.seq, move });
       if (this.selected === selected) this.selected = null;
       this.keep = new Set();
     } catch (err) {
-      if (err instanceof ApiError && err.body.code === "stale_seq") this.error = "The game moved on meanwhile: look again.";
+      stale = err instanceof ApiError && err.body.code === "stale_seq";
+      if (stale) this.error = "The game moved on meanwhile: look again.";
       else this.error = err instanceof ApiError ? err.text : String(err);
     } finally {
       this.busy = false;
     }
     await this.refresh().catch((e) => this.fail(e));
+    // Another seat's move landed first (while tickets are chosen at the start, every seat decides at once).
+    // When the same move is still offered and still means the same thing, send it again at the new seq rather
+    // than asking the player to click again; a card from the market is never re-sent (the market may differ).
+    if (stale && !again && !(move.type === "draw_card" && move.source === "market") && this.offers(move)) {
+      this.error = "";
+      await this.play(move, true);
+    }
   }
 
+  offers(move) {
+    const key = canonical(move);
+    return this.moves.some((m) => canonical(m) === key);
+  }
   async seatAction(path, body) {
     this.error = "";
     this.drawn = false;
@@ -195,15 +266,56 @@ class Game {
     await this.refresh();
   }
 
+  async resign() {
+    this.error = "";
+    try {
+      await post(`/games/${this.id}/resign`);
+      this.summaryStale = true;
+    } catch (err) {
+      this.error = err instanceof ApiError ? err.text : String(err);
+    }
+    await this.refresh().catch((e) => this.fail(e));
+  }
+
+  // A modal question (the native <dialog>: focus moves into it, Escape cancels, focus returns afterwards).
+  confirmResign() {
+    const s = this.summary;
+    const bot = s.fallback_bot || "greedy";
+    const close = () => { dialog.close(); dialog.remove(); };
+    const dialog = h("dialog.confirm", { "aria-labelledby": "resign-title", "aria-describedby": "resign-what", onclose: () => dialog.remove() },
+      h("h2", { id: "resign-title" }, "Resign this game?"),
+      h("p", { id: "resign-what" }, `The ${bot} bot plays your seat from now on, and you cannot take it back.`,
+        s.ranked ? " This game is ranked: you are rated last." : ""),
+      h("div.dialog-buttons", {},
+        h("button", { type: "button", autofocus: true, "data-action": "keep-playing", onclick: close }, "Keep playing"),
+        h("button.danger", { type: "button", "data-action": "confirm-resign", onclick: () => { close(); this.resign(); } }, "Resign")));
+    document.body.append(dialog);
+    dialog.showModal();
+  }
+
   fail(err) {
-    this.error = err instanceof ApiError ? err.text : String(err);
+    this.error = err instanceof ApiError ? err.text : err.message || String(err);
     this.render();
   }
 
   movesOf(type) { return this.moves.filter((m) => m.type === type); }
 
   // ---- rendering
+  // Each redraw replaces the side panel; a keyboard user's focus follows the control it was on (the same market
+  // card, the same button). While that control is gone or disabled (a move on its way) the focus waits on the
+  // move panel's heading, and goes back to the control once it is offered again.
   render() {
+    const key = focusKey(this.side);
+    if (key) this.focusWanted = key;
+    else if (key === null) this.focusWanted = null; // the focus is elsewhere on the page: leave it there
+    this.draw();
+    if (key === null) return;
+    const same = this.focusWanted ? this.side.querySelector(this.focusWanted) : null;
+    if (same && !same.disabled) same.focus();
+    else if (!this.side.contains(document.activeElement)) this.side.querySelector(".actions h2, .open h2")?.focus();
+  }
+
+  draw() {
     this.renderStatus();
     if (this.summary.status === "open" && !this.view) return this.renderOpen();
     const v = this.view;
@@ -215,13 +327,23 @@ class Game {
     this.board.select(this.selected?.kind === "route" ? this.selected.id : null);
     mount(this.finalWrap, this.finalSection());
     mount(this.side,
+      // What a move needs first (on a phone, right under the board): the choices, the market, the hand.
       this.actionsSection(),
-      h("section.players", {}, h("h2", {}, "Players"), playersTable(v, this.summary, this.presence)),
       this.marketSection(),
       this.mySeat !== null ? this.handSection() : null,
       this.mySeat !== null ? this.ticketsSection() : null,
-      h("section", {}, h("h2", {}, "Log"), this.logList));
+      h("section.players", {}, h("h2", {}, "Players"), playersTable(v, this.summary, this.presence)),
+      h("section", {}, h("h2", {}, "Log"), this.logList),
+      this.leaveSection());
     this.renderLog();
+  }
+
+  get resigned() { return Boolean(this.mySeat !== null && this.summary.seats[this.mySeat]?.resigned); }
+
+  leaveSection() {
+    if (this.mySeat === null || this.status !== "active" || this.resigned) return null;
+    return h("section.leave", {}, h("button.danger", { type: "button", "data-action": "resign",
+      onclick: () => this.confirmResign() }, "Resign…"));
   }
 
   renderStatus() {
@@ -232,7 +354,8 @@ class Game {
     const phase = v ? v.phase : this.summary.status;
     mount(this.statusBar,
       h("strong", {}, `${this.summary.map === "usa" ? "USA" : "Europe"}`),
-      h(`span.conn${this.online ? "" : ".offline"}`, { "data-online": String(this.online) }, this.online ? "live" : "offline: reconnecting…"),
+      this.closed ? null : h(`span.conn${this.online ? "" : ".offline"}`, { "data-online": String(this.online), role: "status" },
+        this.online ? "live" : "offline: reconnecting…"),
       v && v.phase !== "finished" ? h(`span${mine ? ".turn-now" : ""}`, { "data-turn": v.current_seat },
         mine ? "Your move" : `${seatName(seat)} to play`, ` (${phaseText(phase)})`) : null,
       v && v.last_round && v.phase !== "finished" ? h("span.error", {}, "Last round") : null,
@@ -240,6 +363,8 @@ class Game {
       v && v.deadline ? h("span.clock", { "data-deadline": v.deadline }, clockText(v.deadline)) : null,
       this.mySeat === null && v ? h("span.muted", {}, "Watching") : null,
       this.status === "finished" ? h("a", { href: `/games/${this.id}/replay` }, "Replay") : null);
+    const news = !v ? "" : v.phase === "finished" ? "Game over." : mine ? "Your move." : `${seatName(seat)} to play.`;
+    if (this.turnNews.textContent !== news) this.turnNews.textContent = news;
   }
 
   tick() {
@@ -263,7 +388,7 @@ class Game {
       BOT_LEVELS.map((l) => h("option", { value: l, selected: l === this.botLevel }, l)));
     this.board.update({}, {});
     mount(this.side,
-      h("section.open", {}, h("h2", {}, "Waiting to start"),
+      h("section.open", {}, h("h2", { tabindex: -1 }, "Waiting to start"),
         this.error ? h("p.error", { role: "alert" }, this.error) : null,
         h("p", {}, `${s.players} seats, ${s.ranked ? "ranked" : "unranked"}, created by ${s.created_by}.`),
         h("ul", {}, s.seats.map((seat) => h("li", { "data-seat": seat.seat },
@@ -271,7 +396,7 @@ class Game {
           seat.username || seat.bot ? seatName(seat) : h("span.muted", {}, "empty"), " ",
           !seat.username && !seat.bot && mine ? h("button", { type: "button", "data-add-bot": seat.seat,
             onclick: () => this.seatAction("bots", { seat: seat.seat, level: level.value }) }, "Add bot") : null,
-          !seat.username && !seat.bot && !seated && session.user ? h("button", { type: "button",
+          !seat.username && !seat.bot && !seated && session.user ? h("button", { type: "button", "data-sit": seat.seat,
             onclick: () => this.seatAction("join", { seat: seat.seat }) }, "Sit here") : null))),
         mine ? h("p", {}, h("label", {}, "Bot level ", level)) : null,
         mine ? h("p", {}, h("button.primary", { type: "button", "data-action": "start",
@@ -290,6 +415,10 @@ class Game {
   actionsSection() {
     const v = this.view;
     if (this.mySeat === null || v.phase === "finished") return null;
+    if (this.resigned) {
+      return h("section.actions", { "aria-label": "Your move", "aria-busy": "false" }, h("h2", { tabindex: -1 }, "You resigned"),
+        h("p", {}, `The ${this.summary.fallback_bot || "greedy"} bot plays your seat; you may keep watching.`));
+    }
     const parts = [];
     const message = this.error ? h("p.error.message", { role: "alert" }, this.error) : null;
     const tunnel = this.movesOf("pay_tunnel").concat(this.movesOf("decline_tunnel"));
@@ -309,7 +438,7 @@ class Game {
       parts.push(this.turnChoices());
     }
     const section = h("section.actions", { "aria-label": "Your move", "aria-busy": String(this.busy) },
-      h("h2", {}, "Your move"), message, parts);
+      h("h2", { tabindex: -1 }, "Your move"), message, parts);
     if (this.busy) for (const control of section.querySelectorAll("button, select, input")) control.disabled = true;
     return section;
   }
@@ -407,6 +536,28 @@ class Game {
     if (!this.score) return h("section.final", {}, h("h2", {}, "Game over"), h("p.muted", {}, "Counting the score…"));
     return h("section.final.card-box", {}, h("h2", {}, "Final score"), h("div.table-scroll", {}, scoreTable(this.score, this.board)));
   }
+}
+
+const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404; // the socket's close codes (games/realtime)
+
+// The control the focus is on, as a selector that finds it again after a redraw ("" for an element that has
+// none, null when the focus is outside the panel).
+const FOCUS_KEYS = ["data-action", "data-market", "data-deck", "data-move", "data-pay", "data-ticket", "data-add-bot", "data-sit"];
+
+function focusKey(root) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !root.contains(el)) return null;
+  const attr = FOCUS_KEYS.find((a) => el.hasAttribute(a));
+  return attr ? `${el.tagName.toLowerCase()}[${attr}="${CSS.escape(el.getAttribute(attr))}"]` : "";
+}
+
+// A move as text with its keys (and its ticket list) sorted, so two spellings of one move compare equal.
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).sort().join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
 }
 
 function routeName(board, id) {

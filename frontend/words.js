@@ -47,7 +47,7 @@ export function eventText(event, ctx) {
     case "station_built": return `${who} built a station in ${city(d.city)} with ${cardsText(d.cards)}.`;
     case "turn_passed": return `${who} could not move and passed.`;
     case "last_round_started": return `${who} has two trains or fewer left: the last round begins.`;
-    case "game_ended": return "The game is over.";
+    case "game_ended": return `The game is over${{ last_round: ": the last round has been played", no_moves: ": nobody could move" }[d.reason] || ""}.`;
     case "game_scored": return "The game was scored.";
     case "turn_timed_out": return `${who} ran out of time; the ${d.bot} bot played for them.`;
     case "seat_resigned": return `${who} resigned; the ${d.bot} bot plays the seat.`;
@@ -61,25 +61,57 @@ function countOf(cards) {
   return counts;
 }
 
-// Lines for a list of events: a seat's two blind draws in a row read as one line ("drew two cards").
+// A bot says why it moved in the first event of its move (`reason`, a short text); the line for the move
+// carries it after the words for the move: "greedy bot claimed Berlin – Wien (4 red) … — ticket Berlin – Roma needs it."
+const REASON_LENGTH = 160;
+
+function withReasons(text, reasons) {
+  const told = [...new Set(reasons)].map((r) => (r.length > REASON_LENGTH ? `${r.slice(0, REASON_LENGTH - 1)}…` : r));
+  return told.length ? `${text.replace(/\.$/, "")} — ${told.join("; ")}.`.replace(/([.!?])\.$/, "$1") : text;
+}
+
+// Only the event's own `reason` key: `data.reason` is something else (why a game ended: "last_round").
+function reasonOf(event) {
+  const reason = event.reason;
+  return typeof reason === "string" && reason.trim() ? reason.trim() : null;
+}
+
+// Lines for a list of events: a seat's two blind draws in a row read as one line ("drew two cards"). A line's
+// seq is that of the last event it tells, so a line that grows (the second blind draw) takes a new seq.
 export function logLines(events, ctx) {
   const lines = [];
   let last = null;
+  let pending = []; // reasons given on events that make no line of their own: told on the move's next line
   for (const event of events) {
-    if (event.type === "turn_ended") { last = null; continue; }
+    const reason = reasonOf(event);
+    if (event.type === "turn_ended") {
+      last = null;
+      if (reason) pending.push(reason);
+      continue;
+    }
     const d = event.data || {};
+    const seat = d.seat ?? event.seat;
     const blind = event.type === "card_drawn" && d.source === "deck";
-    if (blind && last && last.blind && last.seat === (d.seat ?? event.seat) && !last.merged) {
+    if (blind && last && last.blind && last.seat === seat && !last.merged) {
       const who = seatName(ctx.seats[last.seat]);
       const cards = [last.card, d.card].filter(Boolean);
-      lines[lines.length - 1] = { seq: event.seq, text: cards.length === 2
-        ? `${who} drew two cards from the deck (${cards.join(", ")}).` : `${who} drew two cards from the deck.` };
+      last.reasons.push(...pending, ...(reason ? [reason] : []));
+      pending = [];
+      const text = cards.length === 2
+        ? `${who} drew two cards from the deck (${cards.join(", ")}).` : `${who} drew two cards from the deck.`;
+      lines[lines.length - 1] = { seq: event.seq, text: withReasons(text, last.reasons), reasons: last.reasons };
       last.merged = true;
       continue;
     }
     const text = eventText(event, ctx);
-    if (text) lines.push({ seq: event.seq, text });
-    last = blind ? { blind, seat: d.seat ?? event.seat, card: d.card } : null;
+    if (reason) pending.push(reason);
+    if (text) {
+      lines.push({ seq: event.seq, text: withReasons(text, pending), reasons: pending });
+      last = blind ? { blind, seat, card: d.card, reasons: pending } : null;
+      pending = [];
+    } else {
+      last = null;
+    }
   }
   return lines;
 }

@@ -1,5 +1,6 @@
 """Two people in one game, each in a browser of their own, see each other's moves live; a spectator sees the
-public board and neither hand; a dropped connection says so and recovers by itself."""
+public board and neither hand; a dropped connection says so and recovers by itself; the seats are no longer
+polled once the game has started; a player resigns after saying yes to the question."""
 
 from __future__ import annotations
 
@@ -25,6 +26,17 @@ def whose_page(pages: list[Page]) -> Page:
                 return page
         pages[0].wait_for_timeout(100)
     raise AssertionError("neither player was offered a move")
+
+
+def seen_by_both(mover: Page, other: Page, before: str | None) -> None:
+    """The mover's move reached the other player's page: once the mover's page has drawn the state after its
+    move, the other page draws the same seq and the same newest log line. (Counting log lines is no test: a
+    second blind draw grows the first one's line into "drew two cards", so the count stays the same.)"""
+    expect(mover.locator("div.game")).not_to_have_attribute("data-seq", before or "")
+    seq = mover.locator("div.game").get_attribute("data-seq") or ""
+    newest = mover.locator("ol.log li").first.get_attribute("data-seq") or ""
+    expect(other.locator("div.game")).to_have_attribute("data-seq", seq)
+    expect(other.locator("ol.log li").first).to_have_attribute("data-seq", newest)
 
 
 def claim_or_draw(page: Page) -> str | None:
@@ -60,11 +72,17 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
     bob.goto(ann.url)
     bob.get_by_role("button", name="Sit here").click()
     expect(ann.locator("section.open li[data-seat='1']")).not_to_contain_text("empty", timeout=10_000)
+    game_id = ann.url.rsplit("/", 1)[1]
+    summaries: list[str] = []  # the seats' reads (GET /api/games/{id}) ann's page makes
+    ann.on("request", lambda r: summaries.append(r.url) if r.url.endswith(f"/api/games/{game_id}") else None)
     ann.locator("[data-action=start]").click()
 
-    for page in (ann, bob):  # each keeps the tickets dealt at the start
+    for page in (ann, bob):  # each keeps the tickets dealt at the start, both deciding at once
         expect(page.locator("[data-action=keep]")).to_be_visible(timeout=10_000)
         assert play_one(page)
+    for page in (ann, bob):  # a keep that lost the race to the other's (stale_seq) was sent again by the page
+        expect(page.locator("[data-action=keep]")).to_have_count(0)
+        expect(page.locator("section.actions .error")).to_have_count(0)
 
     ticket = ann.locator("section.tickets li[data-ticket]").first
     ticket.hover()  # a ticket pointed at lights up its two cities on the board
@@ -77,15 +95,28 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
     expect(spectator.locator("section.players")).to_be_visible()
     expect(spectator.locator(".status-bar")).to_contain_text("Watching")
 
+    # The seats are no longer polled once the game has started (a join appends no event, a move does).
+    expect(ann.locator("section.players")).to_be_visible()
+    ann.wait_for_timeout(1600)
+    polled = len(summaries)
+    # A whole turn of two blind draws: the other player sees each card drawn, the second one too.
+    page = whose_page([ann, bob])
+    other = bob if page is ann else ann
+    for _ in range(2):
+        before = page.locator("div.game").get_attribute("data-seq")
+        page.locator("section.market [data-deck]").click()
+        seen_by_both(page, other, before)
+    expect(other.locator("ol.log li").first).to_contain_text("drew two cards from the deck")
+
     claimed = None
     for _ in range(40):
         page = whose_page([ann, bob])
         other = bob if page is ann else ann
-        before = other.locator("ol.log li").count()
+        before = page.locator("div.game").get_attribute("data-seq")
         claimed = claim_or_draw(page)
         if claimed is None:
             continue
-        expect(other.locator("ol.log li")).not_to_have_count(before)  # the other player hears of it at once
+        seen_by_both(page, other, before)  # the other player hears of it at once
         if claimed:
             break
     assert claimed, "nobody could claim a route in 40 actions"
@@ -109,6 +140,21 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
     expect(bob.locator(".conn")).to_have_text("live", timeout=20_000)
     seq = ann.locator("ol.log li").first.get_attribute("data-seq")
     expect(bob.locator("ol.log li").first).to_have_attribute("data-seq", seq or "")
+    assert len(summaries) == polled, f"the seats were read {len(summaries) - polled} times after the start"
+
+    # Resigning asks first; "Keep playing" changes nothing, "Resign" hands the seat to the game's bot.
+    bob.locator("[data-action=resign]").click()
+    dialog = bob.locator("dialog.confirm")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("The greedy bot plays your seat")
+    expect(dialog.locator("[data-action=keep-playing]")).to_be_focused()
+    bob.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    bob.locator("[data-action=resign]").click()
+    bob.locator("dialog.confirm [data-action=confirm-resign]").click()
+    expect(bob.locator("section.actions h2")).to_have_text("You resigned")
+    expect(bob.locator("[data-action=resign]")).to_have_count(0)
+    expect(ann.locator("ol.log")).to_contain_text("resigned; the greedy bot plays the seat")
     assert not errors["ann"] and not errors["bob"], errors
 
     ann.goto(f"{base_url}/leaderboard")

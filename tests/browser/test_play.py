@@ -109,6 +109,21 @@ def phone_screenshots(context, url: str, artifacts: Path, prefix: str) -> None:
     phone.close()
 
 
+def finished_page_costs_nothing(context, url: str) -> None:
+    """A finished game's page reads the game once: it opens no socket and asks nothing more afterwards."""
+    later = context.new_page()
+    sockets: list[str] = []
+    requests: list[str] = []
+    later.on("websocket", lambda socket: sockets.append(socket.url))
+    later.goto(url)
+    expect(later.locator("section.final table.score")).to_be_visible()
+    expect(later.locator(".status-bar .conn")).to_have_count(0)  # no "live" badge: there is nothing to hear
+    later.on("request", lambda request: requests.append(request.url))
+    later.wait_for_timeout(3000)
+    assert not sockets and not requests, (sockets, requests)
+    later.close()
+
+
 @pytest.mark.parametrize(("map_name", "players", "prefix"), [("europe", 4, ""), ("usa", 3, "usa-")])
 def test_a_person_plays_a_whole_game_against_bots_to_the_final_score_and_replays_it(
     contexts, base_url, artifacts: Path, map_name: str, players: int, prefix: str
@@ -145,6 +160,7 @@ def test_a_person_plays_a_whole_game_against_bots_to_the_final_score_and_replays
     assert page.locator("svg.board [data-owner]").count() > 10
     assert page.locator("ol.log li").count() > 50
     page.screenshot(path=artifacts / f"{prefix}final-score.png", full_page=True)
+    finished_page_costs_nothing(context, page.url)
     page.goto(f"{base_url}/games/{game_id}/replay")
     label = page.locator(".replay-at")
     expect(page.locator("section.final table.score")).to_be_visible()
