@@ -159,6 +159,8 @@ def test_a_person_plays_a_whole_game_against_bots_to_the_final_score_and_replays
     expect(final).to_contain_text("Longest path")
     assert page.locator("svg.board [data-owner]").count() > 10
     assert page.locator("ol.log li").count() > 50
+    # The bots say why they moved: their reason follows the words for the move.
+    assert page.locator("ol.log li", has_text="bot").filter(has_text=" \u2014 ").count() > 10
     page.screenshot(path=artifacts / f"{prefix}final-score.png", full_page=True)
     finished_page_costs_nothing(context, page.url)
     page.goto(f"{base_url}/games/{game_id}/replay")
