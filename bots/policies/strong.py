@@ -10,7 +10,7 @@ best mean wins only when its lead over the greedy move is larger than its noise;
 (a search with too few samples must not do worse than the policy it refines).
 
 Candidates: every ticket choice; the greedy move; each claimable route (its cheapest payment) that its ticket
-plan takes or that is long; a blind draw and each distinct face-up colour; drawing tickets; paying or declining
+plan takes or that is long; a blind draw and each distinct face-up colour; paying or declining
 a tunnel. A decision with a single candidate is answered at once. The budget is `Decision.seconds` of wall-clock
 time, or exactly `Decision.iterations` sampled games (deterministic given the decision's rng).
 """
@@ -38,7 +38,8 @@ from .plan import Position, plan_network, position
 from .reasons import explain
 from .rollout import lite_move
 
-ROLLOUT_TURNS = 2  # turns each seat plays in a rollout before the position is valued
+ROLLOUT_TURNS = 5  # turns each seat plays in a rollout before the position is valued (2 lost to greedy: the
+# evaluation is short-sighted; 5 came out even over 40 USA games)
 MAX_ROLLOUT_DECISIONS = 40  # a guard: a rollout turn is at most a few decisions
 SCALE = 10.0  # points: a lead this large is worth about 73% (the logistic reward)
 LEAD_Z = 2.5  # how many standard errors a candidate must lead the greedy move by to replace it (several
@@ -167,8 +168,9 @@ def _candidates(view_: Mapping[str, Any], moves: Sequence[mv.Move], greedy: mv.M
     elif phase == SECOND_CARD:
         found = [greedy, *_draws(view_, moves)]
     else:
+        # Drawing tickets only when the greedy move is to: searched as a candidate, the evaluation's odds for new
+        # tickets made it look good far too often (ticket points -60 a game against the greedy bot).
         found = [greedy, *_draws(view_, moves), *_claims(view_, moves)]
-        found.extend(m for m in moves if isinstance(m, mv.DrawTickets))
     unique: list[mv.Move] = []
     for move in found:
         if move not in unique:

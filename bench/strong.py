@@ -1,0 +1,97 @@
+"""The strong bot's speed: rollouts (sampled games played out from one candidate move) per second, and what a
+decision gets done within its time budget.
+
+    .venv/bin/python bench/strong.py [--positions 40] [--seconds 1.5] [--seed 1] [--json]
+
+Positions are taken from greedy-vs-greedy games on both maps (every fifth decision of seat 0 that is not forced).
+For each, the search runs for `--seconds` (the budget the worker uses, TTR_STRONG_SECONDS) and reports the sampled
+games it played, the candidates, the rollouts (samples x candidates) and its wall-clock time. Prints per map:
+rollouts per second (mean), sampled games per decision (p10/p50), think time mean/p99/max in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bots.policies import Decision
+from bots.policies import strong as search
+from bots.policies.belief import track
+from bots.policies.greedy import choose_move
+from bots.tournament import percentile
+from games.engine import Event, State, begin, legal_moves, redact, step, view
+from games.engine.board import MAP_NAMES
+
+
+def positions(map_name: str, count: int, seed: int) -> list[tuple[State, list[Event]]]:
+    found: list[tuple[State, list[Event]]] = []
+    game = 0
+    while len(found) < count:
+        rng = random.Random(f"{seed}:{game}")
+        state, opening = begin(map_name, 2, rng)
+        log = list(opening)
+        decisions = 0
+        while not state.finished and len(found) < count:
+            seat = state.deciders()[0]
+            moves = legal_moves(state, seat)
+            if seat == 0 and decisions % 5 == 0 and len(moves) > 1:
+                found.append((state.copy(), list(log)))
+            state, events = step(state, seat, choose_move(view(state, seat), moves), rng, in_place=True)
+            log.extend(events)
+            decisions += 1
+        game += 1
+    return found
+
+
+def measure(state: State, log: list[Event], seconds: float, seed: int) -> dict[str, float]:
+    seen = view(state, 0)
+    moves = legal_moves(state, 0)
+    decision = Decision(seen, moves, random.Random(seed), tuple(redact(e, 0) for e in log), seconds)
+    started = time.perf_counter()
+    candidates = search._candidates(seen, moves, choose_move(seen, moves))
+    tallies = search._search(decision, track(0, decision.history), candidates, random.Random(seed))
+    elapsed = time.perf_counter() - started
+    samples = len(tallies[0].rewards)
+    return {"samples": samples, "candidates": len(candidates), "rollouts": samples * len(candidates),
+            "seconds": elapsed}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=1.5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result: dict[str, dict[str, float]] = {}
+    for map_name in MAP_NAMES:
+        runs = [measure(s, log, args.seconds, args.seed) for s, log in positions(map_name, args.positions, args.seed)]
+        ms = sorted(r["seconds"] * 1000 for r in runs)
+        samples = sorted(r["samples"] for r in runs)
+        result[map_name] = {
+            "rollouts_per_second": round(sum(r["rollouts"] for r in runs) / sum(r["seconds"] for r in runs), 1),
+            "candidates_mean": round(statistics.fmean(r["candidates"] for r in runs), 1),
+            "samples_p10": percentile(samples, 0.10),
+            "samples_p50": percentile(samples, 0.50),
+            "think_ms_mean": round(statistics.fmean(ms), 1),
+            "think_ms_p99": round(percentile(ms, 0.99), 1),
+            "think_ms_max": round(ms[-1], 1),
+        }
+        r = result[map_name]
+        print(f"{map_name}: {r['rollouts_per_second']} rollouts/s, {r['candidates_mean']} candidates, "
+              f"sampled games p10/p50 {r['samples_p10']}/{r['samples_p50']}, think ms mean/p99/max "
+              f"{r['think_ms_mean']}/{r['think_ms_p99']}/{r['think_ms_max']} (budget {args.seconds * 1000:.0f} ms)")
+    if args.json:
+        print(json.dumps({"positions": args.positions, "seconds": args.seconds, "maps": result}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
