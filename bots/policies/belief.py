@@ -13,7 +13,7 @@ feeds cannot peek.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,9 +216,9 @@ def draw_tickets(view: Mapping[str, Any], belief: Belief, rng: random.Random) ->
             held.append(tuple(view["tickets"]))
             continue
         tickets: list[str] = []
+        weight = _affinity(board, view, seat)
         for count, long_count, kept in belief.deals[seat] if belief.deals else []:
-            dealt = _deal(regular, long_, count, long_count)
-            tickets.extend(rng.sample(dealt, min(kept, len(dealt))))
+            tickets.extend(_kept(regular, long_, count, long_count, kept, weight, rng))
         missing = public["tickets"] - len(tickets)
         tickets.extend(regular.pop() for _ in range(min(missing, len(regular))))
         held.append(tuple(tickets))
@@ -229,6 +229,40 @@ def draw_tickets(view: Mapping[str, Any], belief: Belief, rng: random.Random) ->
     returned = sorted(t for t in belief.seen_tickets - mine_now if not board.tickets[t].long)
     left = view["tickets_left"]
     return TicketDraw(tuple(held), tuple(offered.items()), tuple((returned + regular)[-left:] if left else ()))
+
+
+AFFINITY = 4.0  # how much likelier a ticket is per end in the seat's network: people build towards their tickets
+
+
+def _affinity(board: Board, view: Mapping[str, Any], seat: int) -> Callable[[str], float]:
+    """A ticket's weight for `seat`: 1, plus AFFINITY per end that the seat's routes reach."""
+    cities = {c for r, s in view["routes"].items() if s == seat for c in (board.routes[r].a, board.routes[r].b)}
+
+    def weight(ticket_id: str) -> float:
+        ticket = board.tickets[ticket_id]
+        return 1.0 + AFFINITY * ((ticket.a in cities) + (ticket.b in cities))
+
+    return weight
+
+
+def _kept(regular: list[str], long_: list[str], count: int, long_count: int, kept: int,
+          weight: Callable[[str], float], rng: random.Random) -> list[str]:
+    """The tickets a seat kept from one deal, drawn with weights (its routes so far say what it wants); the ones
+    it returned leave the pools too. A long ticket is among those kept with the odds of kept/count."""
+    longs = min(long_count, len(long_))
+    keep_long = bool(longs) and rng.random() < kept / max(count, 1)
+    chosen = [_take(long_, weight, rng)] if keep_long else []
+    del long_[len(long_) - (longs - keep_long):]
+    regular_kept = min(kept - len(chosen), len(regular))
+    chosen.extend(_take(regular, weight, rng) for _ in range(regular_kept))
+    returned = min(max(0, count - long_count - regular_kept), len(regular))
+    del regular[len(regular) - returned:]
+    return chosen
+
+
+def _take(pool: list[str], weight: Callable[[str], float], rng: random.Random) -> str:
+    index = rng.choices(range(len(pool)), weights=[weight(t) for t in pool])[0]
+    return pool.pop(index)
 
 
 def _deal(regular: list[str], long_: list[str], count: int, long_count: int) -> tuple[str, ...]:
