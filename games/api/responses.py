@@ -165,6 +165,9 @@ class EventSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     seat = serializers.IntegerField(allow_null=True)
     data = EventDataField()
+    reason = serializers.CharField(
+        required=False, help_text="on the first event of a bot's move only: why the bot made it, in words"
+    )
 
 
 class EventsSerializer(serializers.Serializer):
