@@ -1,13 +1,16 @@
-"""The live stream under load: `python bench/realtime.py [--games 100] [--seconds 20] [--rate 50]`.
+"""The live stream under load: `python bench/realtime.py [--games 100] [--active N] [--seconds 20] [--rate 10,25]`.
 
 A production-like stack (tests/server/live.py `production_stack`: a fresh PostgreSQL database, Redis, one uvicorn
 web process) serves `--games` 5-player Europe games, each watched by its 5 players' sockets (500 sockets by
-default). This process drives every game at once: it picks a random legal move for the deciding seat (from the
-log, in this process, so the server does no extra work for it) and submits it over that seat's socket, or over
-HTTP, then waits until the game's 5 sockets have the move's events. Three phases:
+default). This process drives `--active` of them (all by default): it picks a random legal move for the deciding
+seat (from the log, in this process, so the server does no extra work for it) and submits it over that seat's
+socket, or over HTTP, then waits until the game's 5 sockets have the move's events. Phases:
 
-- paced, over sockets: `--rate` moves a second in all (the latency one would see on a busy site);
-- flat out over sockets, then flat out over HTTP (each game moves as soon as its sockets have the last move).
+- paced, over sockets, one phase per `--rate` (moves a second in all): each game moves every active/rate
+  seconds, the games staggered so that the moves arrive as a steady stream (the latency a busy site would see);
+- flat out over sockets, then flat out over HTTP: every game moves as soon as its sockets have its last move,
+  so about `--active` moves wait at any moment and the latency is mostly that queue (Little's law); these two
+  phases give the throughput and the CPU a move costs over each path.
 
 Figures: the time from a move's commit (its last event's timestamp, taken in the transaction just before the
 commit) to the last of the game's sockets receiving it (p50/p99), messages and moves per second, and the web
@@ -100,6 +103,7 @@ class Bench:
         self.port, self.tables = port, tables
         self.phase = Phase("setup")
         self.sockets: dict[tuple[str, int], Any] = {}
+        self.active = len(tables)
 
     async def listen(self, table: Table, seat: int) -> None:
         from websockets.asyncio.client import connect
@@ -124,8 +128,12 @@ class Bench:
             table.changed.clear()
             await asyncio.wait_for(table.changed.wait(), 30)
 
-    async def drive(self, table: Table, how: str, until: float, pace: float, http: Any) -> None:
+    async def drive(self, table: Table, how: str, until: float, pace: float, http: Any, offset: float) -> None:
+        """Move `table`'s game until `until`: one move every `pace` seconds (0: as soon as the last one is seen
+        by all its sockets), the first after `offset` seconds (the games' paces are staggered: together they
+        make a steady stream of moves, not a burst of one move per game every `pace` seconds)."""
         rng = random.Random(table.game_id)
+        await asyncio.sleep(offset)
         while time.monotonic() < until:
             started = time.monotonic()
             seq, seat, move = await asyncio.to_thread(next_move, table.game_id, rng)
@@ -145,13 +153,14 @@ class Bench:
                 self.phase.latencies.append(max(times))
             self.phase.moves += 1
             if pace:
-                await asyncio.sleep(max(0.0, pace - (time.monotonic() - started)))
+                await asyncio.sleep(max(0.0, min(until, started + pace) - time.monotonic()))
 
     async def run_phase(self, name: str, how: str, seconds: float, pace: float, pids: list[int], http: Any) -> Phase:
         self.phase = Phase(name)
         cpu, started = cpu_seconds(pids), time.monotonic()
         until = started + seconds
-        await asyncio.gather(*(self.drive(t, how, until, pace, http) for t in self.tables))
+        driven = self.tables[: self.active]
+        await asyncio.gather(*(self.drive(t, how, until, pace, http, pace * i / len(driven)) for i, t in enumerate(driven)))
         self.phase.seconds = time.monotonic() - started
         self.phase.cpu = cpu_seconds(pids) - cpu
         return self.phase
@@ -169,6 +178,7 @@ async def main_async(port: int, tables: list[Table], pids: list[int], args: argp
     import httpx
 
     bench = Bench(port, tables)
+    bench.active = args.active or len(tables)
     listeners = []
     for start in range(0, len(tables), 10):  # 50 sockets at a time: a burst of 500 handshakes is not the subject
         listeners += [asyncio.create_task(bench.listen(t, s)) for t in tables[start : start + 10] for s in range(PLAYERS)]
@@ -182,10 +192,11 @@ async def main_async(port: int, tables: list[Table], pids: list[int], args: argp
     print(f"{len(listeners)} sockets open", flush=True)
     await asyncio.sleep(1)  # the presence messages of 500 arrivals settle
     reports = []
-    limits = httpx.Limits(max_connections=len(tables))
+    limits = httpx.Limits(max_connections=len(tables), keepalive_expiry=3)  # under uvicorn's 5 s keep-alive
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=60) as http:
-        pace = len(tables) / args.rate
-        phases = (("socket, paced", "socket", pace), ("socket, flat out", "socket", 0), ("HTTP, flat out", "http", 0))
+        rates = [float(rate) for rate in args.rate.split(",")]
+        phases = [(f"socket, {rate:g} moves/s", "socket", bench.active / rate) for rate in rates]
+        phases += [("socket, flat out", "socket", 0), ("HTTP, flat out", "http", 0)]
         for name, how, each in phases:
             reports.append((await bench.run_phase(name, how, args.seconds, each, pids, http)).report())
             print(json.dumps(reports[-1]), flush=True)
@@ -198,7 +209,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--rate", type=float, default=50, help="moves a second in all, in the paced phase")
+    parser.add_argument("--active", type=int, default=0, help="games driven (default: all); the others only watch")
+    parser.add_argument("--rate", default="10,25", help="moves a second in all, one paced phase per rate")
     args = parser.parse_args()
     from tests.server.live import group_members, production_stack
 

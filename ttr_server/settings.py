@@ -121,16 +121,19 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # Realtime (games/realtime): the channel layer carries only (game, seq) notices and presence changes. With Redis
 # every web process hears every commit, whichever process (web or Celery worker) made it; the in-memory layer
 # reaches only its own process, so there the web process polls the seqs of the games it has sockets for.
-# A burst of sockets opening at once takes a Redis connection each (group_add): redis-py's pool refuses past its
-# limit (100) rather than waiting, which dropped sockets in bench/realtime.py; the connections are reused after.
+# channels-redis's pub/sub layer: a group message is one PUBLISH, and each web process reads every group it has
+# sockets in from one subscription. The list-based RedisChannelLayer queued a process's messages in one Redis key
+# read by a blocking pop, a backup write and a cleanup per message, handed between its consumers by a lock, and
+# dropped messages past 100 queued: at 500 sockets the web process spent 17 ms of CPU a move with it, 10-14 ms
+# with this one (bench/realtime.py). Nothing is lost that matters: a notice missed while a process (re)subscribes is repaired
+# by the seq poll (REALTIME_POLL_SECONDS), a presence change by the next renewal.
 REDIS_MAX_CONNECTIONS = int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))
 CHANNEL_LAYERS = (
     {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # socket_timeout: channels_redis waits on a channel with a blocking read of up to 5 s, and redis-py 8
-            # times reads out after 5 s by default, so an idle process's read failed now and then and took a
-            # socket down with it (uvicorn drops the connection without a close frame).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # socket_timeout: redis-py 8 times reads out after 5 s by default; a publish to a Redis that hangs
+            # gives up after this (it runs off the request path: games/notify.py).
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS, "socket_timeout": 30}]
             },

@@ -18,6 +18,7 @@ import json
 import logging
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.exceptions import NotAuthenticated
@@ -71,6 +72,18 @@ class GameConsumer(AsyncWebsocketConsumer):
                 }
             )
         self.wake(self.wanted)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand `message` to its handler, without channels' `aclose_old_connections()` first.
+
+        Channels runs that in the one thread that Django's sync views share (thread_sensitive), before every
+        message to every consumer: with hundreds of sockets each notice queued behind the HTTP requests and
+        the other sockets' hops. This consumer never touches the database from that thread (its reads run in
+        pool threads that close their connections themselves, `run_sync`), so there is nothing to close."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     def _state(self) -> dict[str, Any]:
         return selectors.game_state(selectors.game_row(self.game_id), self.user)
