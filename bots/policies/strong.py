@@ -75,10 +75,8 @@ def choose(decision: Decision) -> Choice:
     tallies = _search(decision, belief, candidates, rng)
     best, lead = _verdict(tallies, greedy)
     samples = len(tallies[0].rewards)
-    note = f"greedy's move, searched {samples} games" if best == greedy and lead is None else \
-        f"search: {lead:+.0%} over greedy's move in {samples} games" if lead is not None else ""
-    reason = explain(view_, best)
-    return Choice(best, f"{reason} ({note})" if note else reason)
+    found = f"search: {lead:+.0%} over greedy's move" if lead is not None else "greedy's move, searched"
+    return Choice(best, f"{explain(view_, best)} ({found} in {samples} games)")
 
 
 def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random) -> list[Tally]:
@@ -100,19 +98,11 @@ def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: 
         for tally in tallies:
             reward = _playout(world.copy(), seat, tally.move, random.Random(seed), roots)
             if decision.iterations is None and time.perf_counter() >= deadline + decision.seconds * (1 - SAFETY):
-                return tallies if samples else _one_sample(tallies, rewards, reward)
+                return tallies  # out of time inside a sample: it is dropped (too few samples: the greedy move)
             rewards.append(reward)
         for tally, reward in zip(tallies, rewards, strict=True):
             tally.rewards.append(reward)
         samples += 1
-    return tallies
-
-
-def _one_sample(tallies: list[Tally], rewards: list[float], last: float) -> list[Tally]:
-    """The clock ran out inside the first sample: keep what was played (the rest count as even)."""
-    got = [*rewards, last]
-    for i, tally in enumerate(tallies):
-        tally.rewards.append(got[i] if i < len(got) else 0.0)
     return tallies
 
 
