@@ -4,7 +4,7 @@ On connect: `hello` with the state as the viewer may see it, its seq and the sea
 game's group hears a new seq (or the hub's poll sees one), the socket reads the events after its own cursor
 from the database (read once for all of this process's sockets of the game, games/realtime/hub.py), projected
 for its own user as /events projects them (games.log.project), and sends them as one `events`
-message: in seq order, no gap, no duplicate, because one lock orders every send of events and the cursor only
+message (with `deadline`, the clock of the decision now open, when the game has a clock): in seq order, no gap, no duplicate, because one lock orders every send of events and the cursor only
 moves forward with what was sent. A client's `move` goes through the same service as POST /moves and is
 answered with `move_result` (the HTTP error body when refused); its events come first, as for everyone else.
 `resync` answers the events after the seq the client names. Nothing a client sends can crash the socket: what
@@ -138,12 +138,14 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         The rows come from the database through the hub, which reads them once for all of this process's
         sockets of the game (a resync always reads); each socket projects them for its own user."""
-        game, rows = await hub.read(self.game_id, after, None if resync else self.wanted)
+        game, rows, deadline = await hub.read(self.game_id, after, None if resync else self.wanted)
         seat, finished = services.seat_of(game, self.user), game.status == Game.Status.FINISHED
         answer = {"seq": game.seq, "events": [log.project(row, seat, finished) for row in rows]}
         if not answer["events"] and not resync:
             return False
         message = {"type": "events", "seq": answer["seq"], "events": answer["events"]}
+        if game.turn_seconds:
+            message["deadline"] = deadline  # the clock of the decision open now (None: nobody decides)
         if resync:
             message["resync"] = True  # the answer to a resync, which a client can tell from a push sent before it
         await self.send_json(message)

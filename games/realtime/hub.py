@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import log, presence, selectors
+from games import clocks, log, presence, selectors, states
 from games.models import Event, Game
 from games.notify import group_name
 
@@ -49,6 +49,7 @@ class Feed:
     game: Game | None = None  # the game row (with its seats) as of the last read
     rows: list[Event] = field(default_factory=list)  # the rows after `after`, up to game.seq
     after: int = 0
+    deadline: str | None = None  # when the decision open at game.seq times out (a game with a clock)
 
 
 class Hub:
@@ -58,18 +59,19 @@ class Hub:
         self.task: asyncio.Task[None] | None = None
         self.feeds: dict[str, Feed] = {}
 
-    async def read(self, game_id: str, after: int, fresh_from: int | None) -> tuple[Game, list[Event]]:
-        """The game and its rows after `after`. The rows last read for this game serve when they start at or
-        before `after` and reach `fresh_from` (a seq the caller knows the game has reached); otherwise, or with
-        None, the database is read (and what it gave is kept for the game's other sockets)."""
+    async def read(self, game_id: str, after: int, fresh_from: int | None) -> tuple[Game, list[Event], str | None]:
+        """The game, its rows after `after` and its current decision's deadline (ISO-8601, or None). The rows
+        last read for this game serve when they start at or before `after` and reach `fresh_from` (a seq the
+        caller knows the game has reached); otherwise, or with None, the database is read (and what it gave is
+        kept for the game's other sockets)."""
         feed = self.feeds.setdefault(game_id, Feed())
         async with feed.lock:
             fresh = feed.game is not None and fresh_from is not None and feed.game.seq >= fresh_from
             if not (fresh and feed.after <= after):
-                feed.game, feed.rows = await run_sync(_read, game_id, after)
+                feed.game, feed.rows, feed.deadline = await run_sync(_read, game_id, after)
                 feed.after = after
             assert feed.game is not None
-            return feed.game, [row for row in feed.rows if row.seq > after]
+            return feed.game, [row for row in feed.rows if row.seq > after], feed.deadline
 
     def add(self, socket: Socket) -> None:
         self.loop = asyncio.get_running_loop()
@@ -109,9 +111,11 @@ class Hub:
                     await announce(socket.game_id, change)
 
 
-def _read(game_id: str, after: int) -> tuple[Game, list[Event]]:
+def _read(game_id: str, after: int) -> tuple[Game, list[Event], str | None]:
     game = selectors.game_row(game_id)
-    return game, list(log.rows_between(game.pk, after, game.seq))
+    rows = list(log.rows_between(game.pk, after, game.seq))
+    deadline = clocks.deadline(game, states.state_at(game.pk, game.seq)) if game.turn_seconds else None
+    return game, rows, deadline.isoformat() if deadline else None
 
 
 def _seqs(game_ids: list[str]) -> dict[str, int]:

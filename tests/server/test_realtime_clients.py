@@ -238,3 +238,24 @@ def test_too_large_and_binary_messages_get_the_http_errors(web: Web) -> None:
     answer = socket.receive()
     assert answer["error"]["code"] == "invalid" and answer["error"]["field"] == "after"
     socket.close()
+
+
+def test_with_a_clock_every_push_carries_the_deadline_of_the_decision_now_open(web: Web) -> None:
+    table = seated_game("rc-clock", "europe", 2, turn_seconds=120)
+    watcher = Socket.open(web.ws(table.game_id, token(table, 1)), "seat 1")
+    assert watcher.hello["state"]["deadline"] == table.state(1)["view"]["deadline"]
+    keep_all_tickets(table)  # the setup decision closes; seat `current_seat`'s first turn opens
+    watcher.reach(table.seq())
+    pushed = [m for m in watcher.received if m["type"] == "events"]
+    opened = table.state(1)["view"]["deadline"]
+    assert pushed[-1]["deadline"] == opened != watcher.hello["state"]["deadline"]  # the new decision's clock
+    table.play(table.state()["view"]["current_seat"], {"type": "draw_card", "source": "deck"})
+    watcher.reach(table.seq())
+    assert watcher.received[-1]["deadline"] == table.state(1)["view"]["deadline"]
+    unclocked = seated_game("rc-noclock", "europe", 2)
+    other = Socket.open(web.ws(unclocked.game_id, token(unclocked, 1)), "no clock")
+    keep_all_tickets(unclocked)
+    other.reach(unclocked.seq())
+    assert all("deadline" not in m for m in other.received if m["type"] == "events")
+    watcher.close()
+    other.close()
