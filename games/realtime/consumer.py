@@ -3,10 +3,11 @@
 On connect: `hello` with the state as the viewer may see it, its seq and the seats present. Then, whenever the
 game's group hears a new seq (or the hub's poll sees one), the socket reads the events after its own cursor
 from the database (read once for all of this process's sockets of the game, games/realtime/hub.py), projected
-for its own user as /events projects them (games.log.project), and sends them as one `events`
-message (with `deadline`, the clock of the decision now open, when the game has a clock): in seq order, no gap, no duplicate, because one lock orders every send of events and the cursor only
-moves forward with what was sent. A client's `move` goes through the same service as POST /moves and is
-answered with `move_result` (the HTTP error body when refused); its events come first, as for everyone else.
+for its own user as /events projects them (games.log.project), and sends them as one `events` message (with
+`deadline`, the clock of the decision now open, when the game has a clock): in seq order, no gap, no
+duplicate, because one lock orders every send of events and the cursor only moves forward with what was sent.
+A client's `move` goes through the same service as POST /moves and is answered with `move_result` (the HTTP
+error body when refused); its events come first, as for everyone else.
 `resync` answers the events after the seq the client names. Nothing a client sends can crash the socket: what
 cannot be read gets an `error` message and changes nothing. An anonymous socket watches and never moves.
 """
