@@ -117,7 +117,7 @@ def _everything(state: Any) -> dict[str, Any]:
 
 def game_legal_moves(game: Game, user: Any) -> dict[str, Any]:
     seat = seat_of(game, user)
-    if seat is None or game.status != Game.Status.ACTIVE:
+    if seat is None or seat in game.bot_seats or game.status != Game.Status.ACTIVE:  # (a resigned seat's bot plays)
         return {"seq": game.seq, "moves": []}
     state = states.state_at(game.pk, game.seq)
     return {"seq": game.seq, "moves": [move_to_dict(m) for m in legal_moves(state, seat)]}

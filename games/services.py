@@ -152,6 +152,8 @@ def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
     seat = seat_of(game, user)
     if seat is None:
         raise ServiceError("not_a_player", "you have no seat in this game", status=403)
+    if seat in game.bot_seats:  # resigned: the stand-in bot plays it (the seq check stops a resign racing this)
+        raise ServiceError("resigned", "you have left this game: its fallback bot plays your seat", status=403)
     return play_seat(game, seat, expected_seq, move, by_bot=False)
 
 

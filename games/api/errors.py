@@ -36,7 +36,7 @@ _DRF_CODES = {
 ERROR_STATUSES = {
     400: "invalid input (`invalid`, naming the field) or a move the rules refuse (`illegal_move`, naming the rule)",
     401: "no or a bad credential where one is needed (`not_authenticated`, `authentication_failed`)",
-    403: "not allowed (`not_your_turn`, `not_a_player`, `not_creator`, `forbidden`)",
+    403: "not allowed (`not_your_turn`, `not_a_player`, `resigned`, `not_creator`, `forbidden`)",
     404: "no such game (`not_found`)",
     409: "the game's state refuses it (`stale_seq`, `not_open`, `not_active`, `seat_taken`, ...)",
     413: "the body is too large (`too_large`)",

@@ -91,6 +91,11 @@ def test_a_player_resigns_and_the_fallback_bot_takes_the_seat(django_capture_on_
         "type": "seat_resigned", "v": 1, "seat": 1, "bot": "random"
     }
     assert_error(table.clients[1].post(url(table.game_id, "resign"), {}, format="json"), 409, "already_resigned")
+    seq = table.seq()  # the one who left can no longer move for the seat the bot plays, nor see moves offered
+    move = {"expected_seq": seq, "move": {"type": "draw_card", "source": "deck"}}
+    assert_error(table.clients[1].post(url(table.game_id, "moves"), move, format="json"), 403, "resigned")
+    assert body(table.clients[1].get(url(table.game_id, "legal-moves")))["moves"] == []
+    assert body(table.clients[0].get(url(table.game_id, "legal-moves")))["moves"] != [] and table.seq() == seq
     assert_error(register("xavier").post(url(table.game_id, "resign"), {}, format="json"), 403, "not_a_player")
     assert_error(APIClient().post(url(table.game_id, "resign"), {}, format="json"), 401, "not_authenticated")
 
