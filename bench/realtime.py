@@ -85,8 +85,9 @@ def setup_games(count: int) -> list[Table]:
     return tables
 
 
-def next_move(game_id: str, rng: random.Random) -> tuple[int, int, dict[str, Any]]:
-    """(seq, seat, move): a random legal move of a seat that decides now (read from the log in this process)."""
+def next_move(game_id: str, rng: random.Random) -> tuple[int, int, dict[str, Any]] | None:
+    """(seq, seat, move): a random legal move of a seat that decides now (read from the log in this process);
+    None when the game is over."""
     from games import states
     from games.codec import move_to_dict
     from games.engine import legal_moves
@@ -94,6 +95,8 @@ def next_move(game_id: str, rng: random.Random) -> tuple[int, int, dict[str, Any
 
     seq = Game.objects.values_list("seq", flat=True).get(pk=game_id)
     state = states.state_at(game_id, seq)
+    if not state.deciders():
+        return None
     seat = state.deciders()[0]
     return seq, seat, move_to_dict(rng.choice(legal_moves(state, seat)))
 
@@ -136,7 +139,10 @@ class Bench:
         await asyncio.sleep(offset)
         while time.monotonic() < until:
             started = time.monotonic()
-            seq, seat, move = await asyncio.to_thread(next_move, table.game_id, rng)
+            decision = await asyncio.to_thread(next_move, table.game_id, rng)
+            if decision is None:
+                return  # the game is over (a long flat-out phase with few games)
+            seq, seat, move = decision
             if how == "socket":
                 await self.sockets[table.game_id, seat].send(json.dumps({"type": "move", "expected_seq": seq, "move": move}))
             else:
