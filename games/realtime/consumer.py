@@ -141,6 +141,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         sockets of the game (a resync always reads); each socket projects them for its own user."""
         game, rows, deadline = await hub.read(self.game_id, after, None if resync else self.wanted)
         seat, finished = services.seat_of(game, self.user), game.status == Game.Status.FINISHED
+        if self.seat is None and seat is not None:  # a watcher who has taken a seat since: present from now
+            self.seat = seat
+            await announce(self.game_id, await presence.arrive(self.game_id, seat, self.channel_name))
         answer = {"seq": game.seq, "events": [log.project(row, seat, finished) for row in rows]}
         if not answer["events"] and not resync:
             return False

@@ -259,3 +259,22 @@ def test_with_a_clock_every_push_carries_the_deadline_of_the_decision_now_open(w
     assert all("deadline" not in m for m in other.received if m["type"] == "events")
     watcher.close()
     other.close()
+
+
+def test_a_watcher_who_takes_a_seat_is_present_from_the_games_next_event(web: Web) -> None:
+    creator = register("rc-seat0")
+    game = create_game(creator, "europe", 2)
+    joiner = register("rc-seat1")
+    first = Socket.open(web.ws(game["id"], creator.token), "seat 0")  # type: ignore[attr-defined]
+    watcher = Socket.open(web.ws(game["id"], joiner.token), "not seated yet")  # type: ignore[attr-defined]
+    assert watcher.hello["presence"] == [0] and watcher.hello["state"]["your_seat"] is None
+    assert body(joiner.post(url(game["id"], "join"), {"seat": 1}, format="json"))["seats"][1]["username"] == "rc-seat1"
+    assert body(creator.post(url(game["id"], "start"), {}, format="json"))["status"] == "active"
+    assert first.next(lambda m: m["type"] == "presence") == {"type": "presence", "seats": [0, 1]}
+    pushed = watcher.next(lambda m: m["type"] == "events")  # projected for its seat now, as /events is
+    assert pushed["events"] == body(joiner.get(url(game["id"], "events"), {"after": 0}))["events"][: len(pushed["events"])]
+    public = httpx.get(f"{web.http}/api/games/{game['id']}/events", timeout=10).json()["events"]
+    assert pushed["events"] != public[: len(pushed["events"])]  # seat 1's dealt cards are in it, not in the public log
+    watcher.close()
+    assert first.next(lambda m: m["type"] == "presence") == {"type": "presence", "seats": [0]}
+    first.close()
