@@ -29,7 +29,7 @@ from games.codec import move_from_dict
 from games.models import Game
 from games.notify import group_name
 from games.realtime import messages
-from games.realtime.hub import announce, hub, run_sync
+from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
 
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
@@ -176,7 +176,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         except messages.Refused as refused:
             await self.send_json(_refused_move(refused))
             return
-        result = await run_sync(self._play, request)
+        result, appended = await run_sync(self._play, request)
+        if appended is not None:
+            hub.prime(self.game_id, appended)  # this process's sockets of the game take the rows from here
         if result["ok"]:
             self.wake(result["seq"])
             async with self.lock:  # the mover's events before its result, as everyone else's
@@ -184,15 +186,18 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self._send_events_after(self.cursor)
         await self.send_json(result)
 
-    def _play(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _play(self, request: dict[str, Any]) -> tuple[dict[str, Any], Appended | None]:
+        """The `move_result` answer, and what the move appended (None when refused, or when it ended the game:
+        the sockets then read the finished game from the database)."""
         try:
             if not self.user.is_authenticated:
                 raise NotAuthenticated()
             game = selectors.game_row(self.game_id)
             played = services.game_play(game, self.user, request["expected_seq"], move_from_dict(request["move"]))
         except Exception as error:
-            return _refused_move(messages.refused(error))
-        return {"type": "move_result", "ok": True, "seq": played.seq}
+            return _refused_move(messages.refused(error)), None
+        appended = None if played.finished else Appended(game, list(played.rows), request["expected_seq"], deadline_of(game))
+        return {"type": "move_result", "ok": True, "seq": played.seq}, appended
 
     async def resync(self, after: int) -> None:
         async with self.lock:

@@ -52,6 +52,17 @@ class Feed:
     deadline: str | None = None  # when the decision open at game.seq times out (a game with a clock)
 
 
+@dataclass(frozen=True)
+class Appended:
+    """What a move made in this process appended: its game row (moved to the new seq by the append), the rows
+    after `after`, and the deadline of the decision it opened."""
+
+    game: Game
+    rows: list[Event]
+    after: int
+    deadline: str | None
+
+
 class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -72,6 +83,14 @@ class Hub:
                 feed.after = after
             assert feed.game is not None
             return feed.game, [row for row in feed.rows if row.seq > after], feed.deadline
+
+    def prime(self, game_id: str, appended: Appended) -> None:
+        """Keep what a move made through this process appended as the game's last read, so that the game's
+        sockets here send it without reading the database (unless a read is under way, or newer)."""
+        feed = self.feeds.get(game_id)
+        if feed is None or feed.lock.locked() or (feed.game is not None and feed.game.seq >= appended.game.seq):
+            return
+        feed.game, feed.rows, feed.after, feed.deadline = appended.game, appended.rows, appended.after, appended.deadline
 
     def add(self, socket: Socket) -> None:
         self.loop = asyncio.get_running_loop()
@@ -113,9 +132,13 @@ class Hub:
 
 def _read(game_id: str, after: int) -> tuple[Game, list[Event], str | None]:
     game = selectors.game_row(game_id)
-    rows = list(log.rows_between(game.pk, after, game.seq))
+    return game, list(log.rows_between(game.pk, after, game.seq)), deadline_of(game)
+
+
+def deadline_of(game: Game) -> str | None:
+    """The deadline (ISO-8601) of the decision open at the game's seq; None without a clock or a decision."""
     deadline = clocks.deadline(game, states.state_at(game.pk, game.seq)) if game.turn_seconds else None
-    return game, rows, deadline.isoformat() if deadline else None
+    return deadline.isoformat() if deadline else None
 
 
 def _seqs(game_ids: list[str]) -> dict[str, int]:
