@@ -38,6 +38,9 @@ from games.services import ServiceError, play_seat
 
 logger = logging.getLogger(__name__)
 MAX_BOT_MOVES = 5000
+# A late player's decision is played inside the sweep, which every table waits on: a strong fallback bot searches
+# it for this long at most, not for TTR_STRONG_SECONDS.
+SWEEP_SEARCH_SECONDS = 0.25
 
 
 @shared_task(name=notify.PLAY_BOT_TURNS, ignore_result=True, acks_late=True, bind=True)
@@ -90,13 +93,17 @@ def _bot_decision(game: Game, state: State, levels: dict[int, str]) -> tuple[int
     return None
 
 
-def choose(game: Game, state: State, seat: int, level: str, rng: random.Random) -> Choice:
+def choose(
+    game: Game, state: State, seat: int, level: str, rng: random.Random, seconds: float | None = None
+) -> Choice:
     """The move the bot of `level` makes for `seat`, and why: it sees only that seat's view, its legal moves and,
-    for the levels that read it, the game's events so far as that seat saw them."""
+    for the levels that read it, the game's events so far as that seat saw them. `seconds`: the search's budget
+    (TTR_STRONG_SECONDS when None)."""
     history: tuple[Event, ...] = ()
     if level in NEEDS_HISTORY:
         history = tuple(redact(e, seat) for e in events_between(game.pk, 0, game.seq))
-    decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, strong_seconds())
+    budget = strong_seconds() if seconds is None else min(seconds, strong_seconds())
+    decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, budget)
     return policy_for(level)(decision)
 
 
@@ -136,7 +143,7 @@ def _time_out(game: Game, now: datetime) -> int:
             break
         seat, level = late[0], game.fallback_bot
         expired = TurnTimedOut(seat=seat, seconds=game.turn_seconds or 0, bot=level)
-        choice = choose(game, state, seat, level, rng)
+        choice = choose(game, state, seat, level, rng, SWEEP_SEARCH_SECONDS)
         try:
             move = play_seat(game, seat, game.seq, choice.move, by_bot=False, before=(expired,), reason=choice.reason)
         except (StaleSeq, ServiceError):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from bots import tasks
 from games import services, states
@@ -52,3 +55,21 @@ def test_a_task_for_a_seq_the_game_has_passed_does_nothing() -> None:
     assert tasks.play_bot_turns(table.game_id, seq - 1) == 0
     assert table.seq() == seq
     assert tasks.play_bot_turns(table.game_id, seq) == 1 and table.seq() == seq + 1
+
+
+def test_the_sweep_plays_a_late_players_decision_with_a_strong_fallback_within_its_own_short_budget(
+    monkeypatch: Any,
+) -> None:
+    """X-TIME-1: the fallback bot plays a late decision; a strong one searches it briefly (the sweep serves every
+    table), however long TTR_STRONG_SECONDS lets a strong seat think."""
+    monkeypatch.setenv("TTR_STRONG_SECONDS", "20")
+    table = seated_game("sweep-strong", "usa", 2, turn_seconds=10, fallback_bot="strong")
+    game = Game.objects.get(pk=table.game_id)
+    seq = game.seq
+    started = time.monotonic()
+    played = tasks._time_out(game, timezone.now() + timedelta(seconds=11))  # both seats' ticket choices are late
+    took = time.monotonic() - started
+    kinds = list(Event.objects.filter(game_id=game.pk, seq__gt=seq).order_by("seq").values_list("type", "seat"))
+    assert played == 2 and kinds == [("turn_timed_out", 0), ("tickets_kept", 0), ("turn_timed_out", 1), ("tickets_kept", 1)]
+    assert Event.objects.get(game_id=game.pk, seq=seq + 2).reason  # the strong bot says why
+    assert took < 2 * (tasks.SWEEP_SEARCH_SECONDS + 1.0), took  # two short searches, not two of 20 s
