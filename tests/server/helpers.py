@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from rest_framework.test import APIClient
 
@@ -15,6 +17,7 @@ PASSWORD = "correct-horse-9"
 API = "/api"
 # Test modules that seat many players switch to this hasher (PBKDF2 costs ~0.5 s a user on the test machine).
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+T = TypeVar("T")
 
 
 def body(response: Any) -> Any:
@@ -313,3 +316,10 @@ def check_verified(client: APIClient, game_id: str, events: int) -> dict[str, An
     assert report["problems"] == [] and report["events"] == events
     assert len(report["head_hash"]) == 64
     return report
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(coroutine)` in a thread of its own: the test's thread may already have a running loop (one
+    that another test's library left there), and a loop of our own must not meet it."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()

@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from tests.server.helpers import FAST_HASHERS, seated_game
+from tests.server.helpers import FAST_HASHERS, run_coroutine, seated_game
 from tests.server.sockets import token
 from ttr_server.asgi import application
 
@@ -81,7 +81,7 @@ def test_a_move_reaches_a_socket_while_djangos_sync_thread_is_busy() -> None:
         finally:
             await loop.run_in_executor(worker, connections.close_all)
 
-    waited, message = asyncio.run(in_one_worker_thread())
+    waited, message = run_coroutine(in_one_worker_thread())
     assert [event["type"] for event in message["events"]] == ["tickets_kept"]
     assert message["events"][0]["seat"] == 1 and "kept" not in message["events"][0]  # seat 1's choice is hidden
     assert waited < BUSY_SECONDS / 2, f"the events waited {waited:.2f} s for Django's sync thread"

@@ -4,10 +4,9 @@ a newer read. (No database here: a read from it would fail the test.)"""
 
 from __future__ import annotations
 
-import asyncio
-
 from games.models import Event, Game
 from games.realtime.hub import Appended, Feed, Hub
+from tests.server.helpers import run_coroutine
 
 
 def test_a_primed_read_serves_the_games_sockets_and_an_older_move_never_overwrites_it() -> None:
@@ -15,8 +14,8 @@ def test_a_primed_read_serves_the_games_sockets_and_an_older_move_never_overwrit
     hub.feeds["g"] = Feed(game=Game(seq=5), after=0)
     game, rows = Game(seq=7, turn_seconds=60), [Event(seq=6), Event(seq=7)]
     hub.prime("g", Appended(game, rows, 5, "2026-11-24T10:00:00+00:00"))
-    assert asyncio.run(hub.read("g", 5, 7)) == (game, rows, "2026-11-24T10:00:00+00:00")
-    assert asyncio.run(hub.read("g", 6, 7)) == (game, rows[1:], "2026-11-24T10:00:00+00:00")  # another cursor
+    assert run_coroutine(hub.read("g", 5, 7)) == (game, rows, "2026-11-24T10:00:00+00:00")
+    assert run_coroutine(hub.read("g", 6, 7)) == (game, rows[1:], "2026-11-24T10:00:00+00:00")  # another cursor
     hub.prime("g", Appended(Game(seq=6), [Event(seq=6)], 5, None))  # a slower thread's older move
     assert hub.feeds["g"].game is game
     hub.prime("unserved", Appended(Game(seq=3), [], 2, None))  # no socket of that game here: nothing kept

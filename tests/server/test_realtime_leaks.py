@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -54,7 +56,12 @@ class RedisMonitor:
         except Exception:  # the connection closed under us: done
             return
 
-    def stop(self) -> list[str]:
+    def stop(self, until: Callable[[list[str]], bool] = lambda lines: True, seconds: float = 5) -> list[str]:
+        """Stop once `until` holds for what was seen (or after `seconds`): the notices of the last moves may
+        still be on their way (they are sent from a thread of their own, after the move's response)."""
+        deadline = time.monotonic() + seconds
+        while not until(list(self.lines)) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.running = False
         self.connection.ping()  # wakes the reader
         self.thread.join(5)
@@ -96,7 +103,7 @@ def test_no_socket_ever_receives_a_secret_and_redis_carries_no_game_data(
     for socket in viewers:
         socket.reach(final)
         socket.close()
-    crossed = monitor.stop()
+    crossed = monitor.stop(lambda lines: sum(table.game_id in line and "game.moved" in line for line in lines) >= moves)
     watcher = Watcher(table, spectator)
     for viewer, socket in [*enumerate(viewers[:-1]), (None, viewers[-1])]:
         watcher.no_secrets(viewer, socket.hello, "hello")
