@@ -164,7 +164,6 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000, 
 
     Random legal moves, leaning towards claims so that the game is short. Returns the number of moves."""
     from games import scoring, services, states
-    from games.engine import legal_moves
     from games.models import Game
 
     for played in range(max_moves):
@@ -174,13 +173,19 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000, 
                 scoring.game_score_and_rate(game_id)
                 assert states.state_at(game.pk, Game.objects.get(pk=game_id).seq).scores
             return played
-        state = states.state_at(game.pk, game.seq)
-        seat = rng.choice(state.deciders())
-        moves = legal_moves(state, seat)
-        claims = [m for m in moves if m.type in ("claim_route", "pay_tunnel")]
-        move = rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(moves)
+        seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
         services.play_seat(game, seat, game.seq, move, by_bot=False)
     raise AssertionError(f"the game did not end in {max_moves} moves")
+
+
+def random_engine_move(state: Any, rng: random.Random) -> tuple[int, Any]:
+    """A deciding seat and one of its legal moves (engine objects), leaning towards claims so games end sooner."""
+    from games.engine import legal_moves
+
+    seat = rng.choice(state.deciders())
+    moves = legal_moves(state, seat)
+    claims = [m for m in moves if m.type in ("claim_route", "pay_tunnel")]
+    return seat, rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(moves)
 
 
 SCORE_KEYS = {

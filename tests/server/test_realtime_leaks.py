@@ -19,10 +19,9 @@ import redis
 from django.conf import settings
 
 from games import services, states
-from games.engine import legal_moves
 from games.models import Game
 from tests.server import sockets
-from tests.server.helpers import FAST_HASHERS, register, seated_game, url
+from tests.server.helpers import FAST_HASHERS, random_engine_move, register, seated_game, url
 from tests.server.sockets import Socket, Web, table_sockets
 from tests.server.test_leaks import Watcher
 from tests.server.worker import needs_real_services
@@ -76,11 +75,7 @@ def play_watched(table: Any, viewers: list[Socket], rng: random.Random) -> int:
         game = Game.objects.get(pk=table.game_id)
         if game.status == Game.Status.FINISHED:
             return moves
-        state = states.state_at(game.pk, game.seq)
-        seat = rng.choice(state.deciders())
-        options = legal_moves(state, seat)
-        claims = [m for m in options if m.type in ("claim_route", "pay_tunnel")]
-        move = rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(options)
+        seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
         played = services.play_seat(game, seat, game.seq, move, by_bot=False)
         moves += 1
         if moves % 10 == 0:
