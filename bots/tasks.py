@@ -9,16 +9,21 @@ may already have passed.
 
 Strong bots' decisions are played by tasks on the search queue (settings.TTR_STRONG_QUEUE): a task on the
 default queue that reaches a strong bot's decision hands the game over to that queue and stops, so a search never
-holds up a worker that other games wait for. Every bot move is stored with the bot's reason (`Event.reason`).
+holds up a worker that other games wait for. A task there plays one search and queues the game again, so games
+of strong bots take turns on that queue rather than one holding it for a whole game. Every bot move is stored
+with the bot's reason (`Event.reason`).
 
 `sweep()` runs every second or so (Celery beat): a decision past its deadline gets `turn_timed_out` and
 is played by the game's fallback bot (RULES.md X-TIME-1); a bot decision or an ended game's scoring whose
-task was lost is queued again. Everything it looks at is read from the log, so a restart loses nothing.
+task was lost is queued again (a bot's task once the game has been quiet TTR_LOST_TASK_SECONDS, then each time
+the quiet doubles: a queue that is only slow gets a few copies, not one a second). Everything it looks at is
+read from the log, so a restart loses nothing.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import random
 from datetime import datetime, timedelta
 
@@ -74,6 +79,9 @@ def play_bot_turns(self: Task, game_id: str, seq: int) -> int:
         played += 1
         if move.finished:
             break
+        if level == "strong" and not self.request.is_eager:
+            notify.bots_may_play(game.pk, game.seq, level)  # the other strong games' searches go first
+            break
     return played
 
 
@@ -115,13 +123,25 @@ def sweep() -> dict[str, int]:
     for active in clocks.active_games():
         if clocks.may_be_overdue(active, now):
             timed_out += _time_out(game_row(active.id), now)
-        if active.has_bots and active.last_at < quiet and (level := _bot_waits(active)):
+        if active.has_bots and looks_lost(now - active.last_at) and (level := _bot_waits(active)):
             notify.bots_may_play(active.id, active.seq, level)
             requeued += 1
     unscored = clocks.unscored_games(quiet)
     for game_id in unscored:
         notify.game_ended(game_id)
     return {"timed_out": timed_out, "bots_requeued": requeued, "scoring_requeued": len(unscored)}
+
+
+def looks_lost(quiet: timedelta) -> bool:
+    """Whether a game quiet for `quiet` seems to have lost its bot task, at this sweep: the first sweep past
+    TTR_LOST_TASK_SECONDS of quiet, then the first past each doubling of it (6 s, 12 s, 24 s... by default)."""
+    after, every, seconds = settings.TTR_LOST_TASK_SECONDS, settings.TTR_SWEEP_SECONDS, quiet.total_seconds()
+    if after <= 0:
+        return True
+    if seconds < after:
+        return False
+    crossed = after * 2 ** math.floor(math.log2(seconds / after))
+    return seconds - every < crossed
 
 
 def _bot_waits(active: clocks.ActiveGame) -> str | None:

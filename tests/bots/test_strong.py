@@ -13,11 +13,13 @@ import pytest
 
 from bots.policies import Choice, Decision, policy_for
 from bots.policies.belief import determinize, draw_tickets, track
-from games.engine import Event, begin, legal_moves, redact, step, view
+from bots.policies.greedy import choose_move
+from bots.policies.rollout import play_out
+from games.engine import Event, begin, final_score, legal_moves, redact, step, view
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS, TOTAL_CARDS, total
-from games.engine.state import State
+from games.engine.state import KEEP_TICKETS, SETUP_TICKETS, TURN, State
 from tests.bots.test_greedy import scrambled
 
 Position = tuple[State, int, list[Event]]  # a state, the deciding seat, the game's events so far
@@ -176,3 +178,29 @@ def test_strong_keeps_to_its_time_budget_and_answers_a_forced_decision_at_once(e
         started = time.perf_counter()
         policy_for("strong")(decision)
         assert time.perf_counter() - started < 0.5
+
+
+def test_strong_searches_ticket_choices_by_whole_games_and_plays_its_turns_as_greedy(europe_game: list[Position]) -> None:
+    """The ticket choices are searched (every legal choice, over whole sampled games); a turn's move is the greedy
+    bot's, answered without a search."""
+    keeps = [p for p in europe_game if p[0].phase in (SETUP_TICKETS, KEEP_TICKETS)]
+    turns = [p for p in europe_game if p[0].phase == TURN]
+    assert keeps and turns
+    state, seat, log = keeps[0]
+    choice = strong(state, seat, log, iterations=4)
+    assert choice.reason.endswith("in 4 games)"), choice.reason
+    for state, seat, log in turns[::7]:
+        seen = view(state, seat)
+        assert strong(state, seat, log).move == choose_move(seen, legal_moves(state, seat))
+
+
+def test_a_playout_plays_the_sampled_game_to_its_end_and_answers_the_seat_s_final_lead(
+    europe_game: list[Position],
+) -> None:
+    state, seat, _ = europe_game[len(europe_game) // 2]
+    world = state.copy()
+    lead = play_out(world, seat, legal_moves(state, seat)[0], random.Random(5))
+    assert world.finished
+    totals = [s.total for s in final_score(world.board, world.player_count, world.route_owner, world.station_owner,
+                                           [p.tickets for p in world.players]).scores]
+    assert lead == totals[seat] - max(t for i, t in enumerate(totals) if i != seat)

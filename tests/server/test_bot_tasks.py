@@ -73,3 +73,14 @@ def test_the_sweep_plays_a_late_players_decision_with_a_strong_fallback_within_i
     assert played == 2 and kinds == [("turn_timed_out", 0), ("tickets_kept", 0), ("turn_timed_out", 1), ("tickets_kept", 1)]
     assert Event.objects.get(game_id=game.pk, seq=seq + 2).reason  # the strong bot says why
     assert took < 2 * (tasks.SWEEP_SEARCH_SECONDS + 1.0), took  # two short searches, not two of 20 s
+
+
+def test_the_sweep_queues_a_quiet_bot_game_again_once_per_doubling_of_the_quiet_not_every_sweep(settings: Any) -> None:
+    """A strong bot's game may wait behind other searches on its queue: the sweep (every second) must not queue
+    a copy of its task at every pass. Once past TTR_LOST_TASK_SECONDS of quiet, then once past each doubling."""
+    settings.TTR_LOST_TASK_SECONDS, settings.TTR_SWEEP_SECONDS = 3.0, 1.0
+    sweeps = [timedelta(seconds=0.5 + i) for i in range(60)]  # one sweep a second over a minute of quiet
+    lost = [round(q.total_seconds()) for q in sweeps if tasks.looks_lost(q)]
+    assert lost == [4, 6, 12, 24, 48]  # 3.5 is the first sweep past 3 s (rounded up here), then 6.5, 12.5...
+    settings.TTR_LOST_TASK_SECONDS = 0  # as the scoring test sets it: every sweep
+    assert all(tasks.looks_lost(q) for q in sweeps)
