@@ -1,12 +1,13 @@
-"""The strong bot's speed: rollouts (sampled games played out from one candidate move) per second, and what a
-decision gets done within its time budget.
+"""The strong bot's speed: playouts (a sampled game played from one candidate move to its end) per second, and
+what a decision gets done within its time budget.
 
-    .venv/bin/python bench/strong.py [--positions 40] [--seconds 1.5] [--seed 1] [--json]
+    .venv/bin/python bench/strong.py [--positions 20] [--players 2] [--seconds 1.5] [--seed 1] [--json]
 
-Positions are taken from greedy-vs-greedy games on both maps (every fifth decision of seat 0 that is not forced).
-For each, the search runs for `--seconds` (the budget the worker uses, TTR_STRONG_SECONDS) and reports the sampled
-games it played, the candidates, the rollouts (samples x candidates) and its wall-clock time. Prints per map:
-rollouts per second (mean), sampled games per decision (p10/p50), think time mean/p99/max in ms.
+Positions are the decisions the strong bot searches (which tickets to keep: at the start and after a draw) of
+seat 0 in greedy games on both maps. For each, the search runs for `--seconds` (the budget the worker uses,
+TTR_STRONG_SECONDS) and reports the sampled games it played, the candidates, the playouts (samples x candidates)
+and its wall-clock time. Prints per map: playouts per second, candidates, sampled games per decision (p10/p50),
+think time mean/p99/max in ms.
 """
 
 from __future__ import annotations
@@ -30,22 +31,20 @@ from games.engine import Event, State, begin, legal_moves, redact, step, view
 from games.engine.board import MAP_NAMES
 
 
-def positions(map_name: str, count: int, seed: int) -> list[tuple[State, list[Event]]]:
+def positions(map_name: str, players: int, count: int, seed: int) -> list[tuple[State, list[Event]]]:
     found: list[tuple[State, list[Event]]] = []
     game = 0
     while len(found) < count:
         rng = random.Random(f"{seed}:{game}")
-        state, opening = begin(map_name, 2, rng)
+        state, opening = begin(map_name, players, rng)
         log = list(opening)
-        decisions = 0
         while not state.finished and len(found) < count:
             seat = state.deciders()[0]
             moves = legal_moves(state, seat)
-            if seat == 0 and decisions % 5 == 0 and len(moves) > 1:
+            if seat == 0 and state.phase in search.SEARCHED and len(moves) > 1:
                 found.append((state.copy(), list(log)))
             state, events = step(state, seat, choose_move(view(state, seat), moves), rng, in_place=True)
             log.extend(events)
-            decisions += 1
         game += 1
     return found
 
@@ -59,24 +58,26 @@ def measure(state: State, log: list[Event], seconds: float, seed: int) -> dict[s
     tallies = search._search(decision, track(0, decision.history), candidates, random.Random(seed))
     elapsed = time.perf_counter() - started
     samples = len(tallies[0].rewards)
-    return {"samples": samples, "candidates": len(candidates), "rollouts": samples * len(candidates),
+    return {"samples": samples, "candidates": len(candidates), "playouts": samples * len(candidates),
             "seconds": elapsed}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--players", type=int, choices=range(2, 6), default=2)
     parser.add_argument("--seconds", type=float, default=1.5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     result: dict[str, dict[str, float]] = {}
     for map_name in MAP_NAMES:
-        runs = [measure(s, log, args.seconds, args.seed) for s, log in positions(map_name, args.positions, args.seed)]
+        found = positions(map_name, args.players, args.positions, args.seed)
+        runs = [measure(s, log, args.seconds, args.seed) for s, log in found]
         ms = sorted(r["seconds"] * 1000 for r in runs)
         samples = sorted(r["samples"] for r in runs)
         result[map_name] = {
-            "rollouts_per_second": round(sum(r["rollouts"] for r in runs) / sum(r["seconds"] for r in runs), 1),
+            "playouts_per_second": round(sum(r["playouts"] for r in runs) / sum(r["seconds"] for r in runs), 1),
             "candidates_mean": round(statistics.fmean(r["candidates"] for r in runs), 1),
             "samples_p10": percentile(samples, 0.10),
             "samples_p50": percentile(samples, 0.50),
@@ -85,11 +86,13 @@ def main(argv: list[str] | None = None) -> int:
             "think_ms_max": round(ms[-1], 1),
         }
         r = result[map_name]
-        print(f"{map_name}: {r['rollouts_per_second']} rollouts/s, {r['candidates_mean']} candidates, "
+        print(f"{map_name}, {args.players} players: {r['playouts_per_second']} playouts/s, "
+              f"{r['candidates_mean']} candidates, "
               f"sampled games p10/p50 {r['samples_p10']}/{r['samples_p50']}, think ms mean/p99/max "
               f"{r['think_ms_mean']}/{r['think_ms_p99']}/{r['think_ms_max']} (budget {args.seconds * 1000:.0f} ms)")
     if args.json:
-        print(json.dumps({"positions": args.positions, "seconds": args.seconds, "maps": result}))
+        print(json.dumps({"positions": args.positions, "players": args.players, "seconds": args.seconds,
+                          "maps": result}))
     return 0
 
 

@@ -99,13 +99,18 @@ def _points_target(hand: Mapping[str, int]) -> dict[str, int]:
 
 
 def _keep_tickets(view: Mapping[str, Any], moves: Sequence[mv.Move]) -> mv.Move | None:
+    ranked = ranked_keeps(view, moves)
+    return ranked[0] if ranked else None
+
+
+def ranked_keeps(view: Mapping[str, Any], moves: Sequence[mv.Move]) -> list[mv.KeepTickets]:
+    """The ticket choices among `moves`, best first by the points their plan expects (ties: the order given)."""
     keeps = [m for m in moves if isinstance(m, mv.KeepTickets)]
-    if not keeps:
-        return None
     pos = position(view)
     held = tuple(view["tickets"])
     reserve = SETUP_RESERVE if view["phase"] == SETUP_TICKETS else KEEP_RESERVE
-    return max(keeps, key=lambda m: _keep_value(pos, held + m.tickets, pos.trains - reserve))
+    value = {m: _keep_value(pos, held + m.tickets, pos.trains - reserve) for m in keeps}
+    return sorted(keeps, key=lambda m: -value[m])
 
 
 def _keep_value(pos: Position, tickets: tuple[str, ...], budget: int) -> float:

@@ -4,11 +4,12 @@ engine's in-place step over a State the search owns.
 `play_out(state, seat, move, rng)` plays `move`, then every seat's greedy-lite moves until the game ends, and
 answers the seat's final lead in points (its score less the best other seat's, `final_score`).
 
-Greedy-lite plays like the greedy bot without listing every legal move or building a view: a claim of a planned
-route (or, with nothing left to plan, of the longest route) as soon as the hand pays for it, at the payment that
-spends fewest locomotives; else a face-up card of a colour the plan misses, else a blind draw; a tunnel paid when it can
-be; the fewest tickets, those its plan serves best. About four times cheaper a move than `greedy.choose_move`,
-each seat replanning (plan.py's cache) on the board as it stands.
+Greedy-lite plays like the greedy bot without listing every legal move or building a view: the station its plan
+borrows a route through, else a claim of a planned route (or, with nothing left to plan, of the longest route) as
+soon as the hand pays for it, at the payment that spends fewest locomotives; else a face-up card of a colour the
+plan misses, else a blind draw; a tunnel paid when it can be; the fewest tickets, those its plan serves best.
+About four times cheaper a move than `greedy.choose_move`, each seat replanning (plan.py's cache) on the board as
+it stands.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from games.engine import moves as mv
 from games.engine.board import Route
 from games.engine.cards import LOCOMOTIVE
 from games.engine.legal import random_legal_move
-from games.engine.payment import route_mixes, tunnel_mixes
-from games.engine.rules import can_draw_second_card, claimable_routes
+from games.engine.payment import route_mixes, station_mixes, tunnel_mixes
+from games.engine.rules import can_build_station, can_draw_second_card, claimable_routes
 from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
 
-from .greedy_cards import needs, shortfall
+from .greedy import ENDGAME_TRAINS, TUNNEL_SPARE
+from .greedy_cards import needs, shortfall, tunnel_spare
 from .plan import Position, plan_network
 
 LONG_ROUTE = 4  # with nothing left to plan, routes this long are worth their trains
@@ -69,9 +71,9 @@ def lite_move(state: State, seat: int, rng: random.Random, root: Position) -> mv
     plan = plan_network(root, tuple(sorted(player.tickets)))
     left = tuple(r for r in plan.routes if r not in state.route_owner)
     if phase != SECOND_CARD:
-        claim = _claim(state, seat, left)
-        if claim is not None:
-            return claim
+        action = _station(state, seat, plan.stations) or _claim(state, seat, left)
+        if action is not None:
+            return action
     missing = shortfall(needs(root, left, player.hand), player.hand) if left else {}
     draw = _draw(state, missing, second=phase == SECOND_CARD)
     if draw is not None:
@@ -106,10 +108,25 @@ def _claim(state: State, seat: int, planned: tuple[str, ...]) -> mv.Move | None:
         options = [r for r in routes if r.id in wanted]
     else:
         options = [r for r in routes if r.length >= min(LONG_ROUTE, state.players[seat].trains)]
-    if not options:
+    hand = state.players[seat].hand
+    endgame = min(p.trains for p in state.players) <= ENDGAME_TRAINS
+    for route in sorted(options, key=lambda r: (-r.length, -r.index)):
+        paid = _fewest_locomotives(hand, route)
+        if not route.tunnel or endgame or tunnel_spare(paid, hand) >= TUNNEL_SPARE:  # as greedy: no risky tunnels
+            return mv.ClaimRoute(route.id, paid)
+    return None
+
+
+def _station(state: State, seat: int, planned: tuple[tuple[str, str], ...]) -> mv.Move | None:
+    """The plan's first station, as soon as the hand pays for it (E-STA-1): it reconnects a cut ticket."""
+    if not planned or planned[0][0] in state.station_owner or not can_build_station(state, seat):
         return None
-    route = max(options, key=lambda r: (r.length, r.index))
-    return mv.ClaimRoute(route.id, _fewest_locomotives(state.players[seat].hand, route))
+    player = state.players[seat]
+    pays = station_mixes(player.hand, player.stations + 1)
+    if not len(pays):
+        return None
+    paid = min((pays[i] for i in range(len(pays))), key=lambda p: (dict(p).get(LOCOMOTIVE, 0), -_held(player.hand, p)))
+    return mv.BuildStation(planned[0][0], paid)
 
 
 def _fewest_locomotives(hand: dict[str, int], route: Route) -> mv.Payment:

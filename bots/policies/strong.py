@@ -31,13 +31,16 @@ from games.engine.state import KEEP_TICKETS, SETUP_TICKETS, State
 
 from .belief import Belief, determinize, draw_tickets, track
 from .decision import Choice, Decision
-from .greedy import choose_move
+from .greedy import choose_move, ranked_keeps
 from .reasons import explain
 from .rollout import play_out
 
 LEAD_Z = 1.0  # standard errors of the paired differences a candidate must lead the greedy move by (1.5 and 2.5
 # kept the greedy choice too often: whole playouts are precise enough to trust a one-sigma lead)
 MIN_SAMPLES = 4  # and never on fewer sampled games than this
+TICKET_CHOICES = 5  # ticket choices searched: Europe's opening offers 11 (keep 2, 3 or 4 of 4), too many for
+# enough whole-game samples of each in 1.5 s; the greedy bot's values rank them
+DROP_Z = 2.0  # a candidate this many standard errors behind the best is sampled no more
 TICKET_DRAWS = 4  # the other seats' hidden tickets: a few draws, reused, so that their plans stay cached
 SAFETY = 0.95  # of the budget: the search stops sampling here; a sample still running at the budget is dropped
 SEARCHED = (SETUP_TICKETS, KEEP_TICKETS)
@@ -50,6 +53,7 @@ class Tally:
 
     move: mv.Move
     rewards: list[float]
+    alive: bool = True  # still sampled: a candidate clearly behind another is dropped (racing)
 
     @property
     def mean(self) -> float:
@@ -72,9 +76,10 @@ def choose(decision: Decision) -> Choice:
 
 
 def _candidates(view_: Mapping[str, Any], moves: Sequence[mv.Move], greedy: mv.Move) -> list[mv.Move]:
-    """Every ticket choice when the seat keeps tickets; else the greedy move alone (answered at once)."""
+    """The TICKET_CHOICES ticket choices the greedy bot values most when the seat keeps tickets (its own choice
+    first); else the greedy move alone (answered at once)."""
     if view_["phase"] in SEARCHED:
-        return [greedy, *(m for m in moves if m != greedy)]
+        return [greedy, *(m for m in ranked_keeps(view_, moves) if m != greedy)][:TICKET_CHOICES]
     return [greedy]
 
 
@@ -90,15 +95,37 @@ def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: 
             break
         world = determinize(decision.view, belief, rng, hypotheses[samples % len(hypotheses)])
         seed = rng.getrandbits(64)
+        alive = [t for t in tallies if t.alive]
         rewards: list[float] = []
-        for tally in tallies:
+        for tally in alive:
             rewards.append(_playout(world.copy(), seat, tally.move, random.Random(seed)))
             if decision.iterations is None and time.perf_counter() >= cut:
                 return tallies  # out of time inside a sample: it is dropped
-        for tally, reward in zip(tallies, rewards, strict=True):
+        for tally, reward in zip(alive, rewards, strict=True):
             tally.rewards.append(reward)
         samples += 1
+        if samples >= MIN_SAMPLES:
+            _drop_the_beaten(alive)
     return tallies
+
+
+def _drop_the_beaten(alive: list[Tally]) -> None:
+    """Racing: stop sampling the candidates whose paired difference to the best one is below zero by more than
+    DROP_Z standard errors, so the samples left go to the candidates still in doubt. The first (the greedy
+    choice, which the verdict measures against) is never dropped."""
+    best = max(alive, key=lambda t: t.mean)
+    for tally in alive[1:]:
+        if tally is not best and _z(best.rewards, tally.rewards)[1] > DROP_Z:
+            tally.alive = False
+
+
+def _z(a: list[float], b: list[float]) -> tuple[float, float]:
+    """The mean of the paired differences a - b and how many standard errors it is from zero."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    return mean, (mean / (spread / math.sqrt(n)) if spread > 0 else (math.inf if mean > 0 else 0.0))
 
 
 def _playout(state: State, seat: int, move: mv.Move, rng: random.Random) -> float:
@@ -112,13 +139,8 @@ def _verdict(tallies: list[Tally], greedy: mv.Move) -> tuple[mv.Move, float | No
     """The candidate with the best mean if it leads the greedy move by more than LEAD_Z standard errors of
     their paired differences; else the greedy move. The lead is the mean difference in final points."""
     base = next(t for t in tallies if t.move == greedy)
-    best = max(tallies, key=lambda t: t.mean)
-    n = len(best.rewards)
-    if best is base or n < MIN_SAMPLES:
+    best = max((t for t in tallies if t.alive), key=lambda t: t.mean)
+    if best is base or len(best.rewards) < MIN_SAMPLES:
         return greedy, None
-    diffs = [a - b for a, b in zip(best.rewards, base.rewards, strict=True)]
-    mean = sum(diffs) / n
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-    if mean > LEAD_Z * spread / math.sqrt(n):
-        return best.move, mean
-    return greedy, None
+    lead, z = _z(best.rewards, base.rewards)
+    return (best.move, lead) if z > LEAD_Z else (greedy, None)
