@@ -5,15 +5,18 @@ cards dealt at random to the deck and the other hands' unseen part, the other se
 tickets it never saw), and in each such game plays every candidate move and then the rest of the game, every seat
 playing greedy-lite (rollout.py), to the final score: the reward is the seat's lead over the best other seat.
 Every candidate is played in the same sampled games with the same playout seeds, so they are compared pair by
-pair: the candidate with the best mean wins only when its lead over the greedy move is larger than LEAD_Z
-standard errors; otherwise the greedy move stands (a search with too few samples must not do worse than the
-policy it refines).
+pair: a candidate clearly behind the best is sampled no more (racing), and the best replaces the greedy bot's
+choice only when it leads it by more than LEAD_Z standard errors (a search with too few samples must not do
+worse than the policy it refines).
 
 It searches the decisions that make the most difference: which destination tickets to keep, at the start and
-after a draw (every legal choice is a candidate). Its turns (claims, draws, tunnels) are the greedy bot's: searching
-them lost to the greedy bot, with short rollouts and an evaluation of the position as with whole playouts (the
-README's table). A decision with a single candidate is answered at once. The budget is `Decision.seconds` of
-wall-clock time, or exactly `Decision.iterations` sampled games (deterministic given the decision's rng).
+after a draw (the choices the greedy bot values most are the candidates), and the claims of the last turns
+(every claimable route, once a seat is ENDING_TRAINS from the end: the playouts are short and nearly exact).
+Its other turns (claims, card draws, tunnels, when to draw tickets) are the greedy bot's: searching them did
+not do better than the greedy bot's own moves, with short rollouts and an evaluation of the position or with
+whole playouts (the README). A decision with a single candidate is answered at once. The budget is
+`Decision.seconds` of wall-clock time, or exactly `Decision.iterations` sampled games (deterministic given the
+decision's rng).
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ from typing import Any
 
 from games.engine import moves as mv
 from games.engine.errors import IllegalMove
-from games.engine.state import KEEP_TICKETS, SETUP_TICKETS, State
+from games.engine.state import KEEP_TICKETS, SETUP_TICKETS, TURN, State
 
 from .belief import Belief, determinize, draw_tickets, track
 from .decision import Choice, Decision
 from .greedy import choose_move, ranked_keeps
+from .greedy_cards import cheapest_payment
 from .reasons import explain
 from .rollout import play_out
 
@@ -40,6 +44,7 @@ LEAD_Z = 1.0  # standard errors of the paired differences a candidate must lead 
 MIN_SAMPLES = 4  # and never on fewer sampled games than this
 TICKET_CHOICES = 5  # ticket choices searched: Europe's opening offers 11 (keep 2, 3 or 4 of 4), too many for
 # enough whole-game samples of each in 1.5 s; the greedy bot's values rank them
+ENDING_TRAINS = 6  # a seat this close to the end: the last turns' claims are searched (short, exact playouts)
 DROP_Z = 2.0  # a candidate this many standard errors behind the best is sampled no more
 TICKET_DRAWS = 4  # the other seats' hidden tickets: a few draws, reused, so that their plans stay cached
 SAFETY = 0.95  # of the budget: the search stops sampling here; a sample still running at the budget is dropped
@@ -76,11 +81,31 @@ def choose(decision: Decision) -> Choice:
 
 
 def _candidates(view_: Mapping[str, Any], moves: Sequence[mv.Move], greedy: mv.Move) -> list[mv.Move]:
-    """The TICKET_CHOICES ticket choices the greedy bot values most when the seat keeps tickets (its own choice
-    first); else the greedy move alone (answered at once)."""
+    """The TICKET_CHOICES ticket choices the greedy bot values most when the seat keeps tickets; every claim in
+    the last turns; else the greedy move alone (answered at once). The greedy move comes first."""
     if view_["phase"] in SEARCHED:
         return [greedy, *(m for m in ranked_keeps(view_, moves) if m != greedy)][:TICKET_CHOICES]
+    if view_["phase"] == TURN and _ending(view_):
+        return [greedy, *(m for m in _claims(view_, moves) if m != greedy)]
     return [greedy]
+
+
+def _ending(view_: Mapping[str, Any]) -> bool:
+    """The last few turns (C-END-1): short playouts, and every claim's points are near final."""
+    return bool(view_["last_round"]) or min(p["trains"] for p in view_["players"]) <= ENDING_TRAINS
+
+
+def _claims(view_: Mapping[str, Any], moves: Sequence[mv.Move]) -> list[mv.Move]:
+    """Each claimable route once, at its cheapest payment."""
+    by_route: dict[str, list[mv.ClaimRoute]] = {}
+    for move in moves:
+        if isinstance(move, mv.ClaimRoute):
+            by_route.setdefault(move.route, []).append(move)
+    claims: list[mv.Move] = []
+    for route_id in sorted(by_route):
+        paid = cheapest_payment((m.cards for m in by_route[route_id]), view_["hand"], {})
+        claims.append(next(m for m in by_route[route_id] if m.cards == paid))
+    return claims
 
 
 def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random) -> list[Tally]:

@@ -15,6 +15,7 @@ from bots.policies import Choice, Decision, policy_for
 from bots.policies.belief import determinize, draw_tickets, track
 from bots.policies.greedy import choose_move
 from bots.policies.rollout import play_out
+from bots.policies.strong import ENDING_TRAINS
 from games.engine import Event, begin, final_score, legal_moves, redact, step, view
 from games.engine import events as ev
 from games.engine import moves as mv
@@ -180,16 +181,21 @@ def test_strong_keeps_to_its_time_budget_and_answers_a_forced_decision_at_once(e
         assert time.perf_counter() - started < 0.5
 
 
-def test_strong_searches_ticket_choices_by_whole_games_and_plays_its_turns_as_greedy(europe_game: list[Position]) -> None:
-    """The ticket choices are searched (every legal choice, over whole sampled games); a turn's move is the greedy
-    bot's, answered without a search."""
+def test_strong_searches_ticket_choices_and_the_last_turns_claims_and_plays_other_turns_as_greedy(
+    europe_game: list[Position],
+) -> None:
+    """The ticket choices are searched (the greedy bot's best few, over whole sampled games), and so are the
+    claims of the last turns (C-END-1); any other turn's move is the greedy bot's, answered without a search."""
     keeps = [p for p in europe_game if p[0].phase in (SETUP_TICKETS, KEEP_TICKETS)]
     turns = [p for p in europe_game if p[0].phase == TURN]
-    assert keeps and turns
-    state, seat, log = keeps[0]
-    choice = strong(state, seat, log, iterations=4)
-    assert choice.reason.endswith("in 4 games)"), choice.reason
-    for state, seat, log in turns[::7]:
+    ending = [p for p in turns if min(q.trains for q in p[0].players) <= ENDING_TRAINS and
+              any(isinstance(m, mv.ClaimRoute) for m in legal_moves(p[0], p[1]))]
+    middle = [p for p in turns if min(q.trains for q in p[0].players) > ENDING_TRAINS]
+    assert keeps and ending and middle
+    for state, seat, log in (keeps[0], ending[-1]):
+        choice = strong(state, seat, log, iterations=4)
+        assert choice.reason.endswith("in 4 games)"), choice.reason
+    for state, seat, log in middle[::7]:
         seen = view(state, seat)
         assert strong(state, seat, log).move == choose_move(seen, legal_moves(state, seat))
 
