@@ -66,6 +66,7 @@ class Tally:
 
 
 def choose(decision: Decision) -> Choice:
+    started = time.perf_counter()  # the budget covers the greedy bot's planning and the belief too
     view_ = decision.view
     greedy = choose_move(view_, decision.moves)
     candidates = _candidates(view_, decision.moves, greedy)
@@ -73,7 +74,7 @@ def choose(decision: Decision) -> Choice:
         return Choice(greedy, explain(view_, greedy))
     rng = random.Random(decision.rng.getrandbits(64))
     belief = track(view_["your_seat"], decision.history)
-    tallies = _search(decision, belief, candidates, rng)
+    tallies = _search(decision, belief, candidates, rng, started)
     best, lead = _verdict(tallies, greedy)
     samples = len(tallies[0].rewards)
     found = f"search: {lead:+.1f} points over greedy's choice" if lead is not None else "greedy's choice, searched"
@@ -108,10 +109,12 @@ def _claims(view_: Mapping[str, Any], moves: Sequence[mv.Move]) -> list[mv.Move]
     return claims
 
 
-def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random) -> list[Tally]:
+def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random,
+            started: float | None = None) -> list[Tally]:
+    """Sample until `decision.seconds` after `started` (now by default), or `decision.iterations` samples."""
     tallies = [Tally(move, []) for move in candidates]
     seat = decision.view["your_seat"]
-    started = time.perf_counter()
+    started = time.perf_counter() if started is None else started
     stop, cut = started + decision.seconds * SAFETY, started + decision.seconds
     hypotheses = [draw_tickets(decision.view, belief, rng) for _ in range(TICKET_DRAWS)]
     samples = 0

