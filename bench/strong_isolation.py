@@ -78,7 +78,7 @@ from tests.server.live import (  # noqa: E402
 
 POLL_SECONDS = 0.05  # the humans' polling of /state, as in bench/bot_latency.py
 WARMUP_SECONDS = 5  # the humans play this long before phase A (first imports, caches): not counted
-STOP_SECONDS = 5  # after SIGTERM; then SIGKILL (a strong worker finishes its whole game before a warm shutdown)
+STOP_SECONDS = 5  # after SIGTERM; then SIGKILL (a warm shutdown waits for the search under way)
 HUMAN = 0  # the humans' seat (the creator's)
 SEARCHED = re.compile(r"in (\d+) games\)$")  # the strong bot's reason when it searched
 CELERY_DONE = re.compile(  # a worker's line for a finished task: when, the task's name, its run time
@@ -143,8 +143,8 @@ class Stack(LiveServer):
 
 
 def stop_all(processes: dict[str, subprocess.Popen[bytes]]) -> list[Any]:
-    """SIGTERM to every process at once (SIGQUIT to the strong worker: a cold shutdown, or its warm one would play
-    its game of strong bots to the end), SIGKILL to the groups still running STOP_SECONDS later; what was left."""
+    """SIGTERM to every process at once (SIGQUIT to the strong worker: a cold shutdown, not waiting for its
+    search), SIGKILL to the groups still running STOP_SECONDS later; what was left."""
     for role, process in processes.items():
         if process.poll() is None:
             process.send_signal(signal.SIGQUIT if role == "worker-strong" else signal.SIGTERM)
@@ -351,7 +351,8 @@ def wait_searching(http: httpx.Client, games: list[str], seconds: float = 30) ->
 
 def think_times(http: httpx.Client, games: list[str], start: float, end: float) -> dict[str, Any]:
     """The strong decisions made between `start` and `end`: each bot move's first event minus the event before
-    it (the first move after the resignation is left out: it includes the wait in the queue)."""
+    it (the first move after the resignation is left out). A strong task plays one decision and queues its game
+    again, so with several strong games this includes the wait behind the other games' decisions."""
     searched: list[float] = []
     samples: list[float] = []
     unsearched = 0
@@ -454,10 +455,11 @@ def conclude(phases: list[dict[str, Any]], strong: dict[str, Any], backlog: int,
                               for which in ("all", "first") for q in ("p50", "p99")}
               for x in ("B", "C") if x in by_name}
     s = strong["searched"]
-    print(f"strong decisions in B (budget {args.strong_seconds * 1000:.0f} ms): {s['count']} searched, think p50 "
+    print(f"strong decisions in B (budget {args.strong_seconds * 1000:.0f} ms): {s['count']} searched, move to move p50 "
           f"{s.get('p50_ms')} ms, p99 {s.get('p99_ms')} ms, max {s.get('max_ms')} ms, sampled games p50 "
           f"{strong['sampled_games_p50']}; {strong['unsearched']} answered without a search; strong queue backlog "
-          f"at B's end: {backlog} tasks (a game of strong bots only is one task, listed when it ends)")
+          f"at B's end: {backlog} tasks (one per strong game waiting: a task plays one decision and queues the "
+          f"game again; move to move includes the wait behind the other strong games)")
     for name, values in ratios.items():
         print(f"{name.replace('_over_', '/')}: replies complete p50 {values['all_p50']} p99 {values['all_p99']}; "
               f"first event p50 {values['first_p50']} p99 {values['first_p99']}")
