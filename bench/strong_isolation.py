@@ -44,7 +44,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -63,15 +62,13 @@ import httpx  # noqa: E402
 from bench.bot_latency import hands_over, log_without_requests, percentile  # noqa: E402
 from bench.realtime import cpu_seconds  # noqa: E402
 from tests.server.live import (  # noqa: E402
-    REDIS_SERVER_URL,
     START_SECONDS,
     LiveServer,
     client,
     free_port,
     group_members,
     my_decision,
-    production_env,
-    scratch_database,
+    stack_environment,
     web_command,
     worker_command,
 )
@@ -165,43 +162,29 @@ def stop_all(processes: dict[str, subprocess.Popen[bytes]]) -> list[Any]:
 @contextmanager
 def isolation_stack(args: argparse.Namespace) -> Iterator[Stack]:
     """The stack of the module's docstring, stopped and dropped on exit."""
-    import redis
-
     name = f"ttr_bench_iso_{os.getpid()}"
-    redis_url = f"{REDIS_SERVER_URL}/{args.redis_db}"
-    store = redis.Redis.from_url(redis_url)
-    store.flushdb()
-    try:
-        with scratch_database(name) as database_url, tempfile.TemporaryDirectory(
-            prefix="ttr-iso-", ignore_cleanup_errors=True
-        ) as tmp:
-            var_dir = Path(tmp)
-            env = production_env(var_dir, database_url, redis_url, queue=f"{name}-tasks")
-            env.update(TTR_STRONG_SECONDS=str(args.strong_seconds), TTR_SWEEP_SECONDS="1")
-            env.pop("TTR_STRONG_QUEUE", None)
-            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-            port = free_port()
-            with open(var_dir / "web.log", "wb") as log:
-                web = subprocess.Popen(
-                    web_command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-                )
-            stack = Stack(web, port, var_dir, others={}, redis_url=redis_url, queue=env["TTR_TASK_QUEUE"], env=env)
-            try:
-                stack.spawn("worker", worker_command(stack.queue, f"{name}-default"))
-                strong = worker_command(stack.strong_queue, f"{name}-strong")
-                stack.spawn("worker-strong", [*strong, "--prefetch-multiplier=1"])
-                if not args.no_beat:
-                    stack.spawn("beat", beat_command())
-                stack.wait_serving()
-                stack.wait_log("worker", " ready.")
-                stack.wait_log("worker-strong", " ready.")
-                yield stack
-            finally:
-                left = stack.stop()
-            assert not left, f"still running {STOP_SECONDS} s after SIGTERM: {left}"
-    finally:
-        store.flushdb()
-        store.close()
+    with stack_environment(name, args.redis_db) as (var_dir, env):
+        env.update(TTR_STRONG_SECONDS=str(args.strong_seconds), TTR_SWEEP_SECONDS="1")
+        env.pop("TTR_STRONG_QUEUE", None)
+        port = free_port()
+        with open(var_dir / "web.log", "wb") as log:
+            web = subprocess.Popen(
+                web_command(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        stack = Stack(web, port, var_dir, others={}, redis_url=env["REDIS_URL"], queue=env["TTR_TASK_QUEUE"], env=env)
+        try:
+            stack.spawn("worker", worker_command(stack.queue, f"{name}-default"))
+            strong = worker_command(stack.strong_queue, f"{name}-strong")
+            stack.spawn("worker-strong", [*strong, "--prefetch-multiplier=1"])
+            if not args.no_beat:
+                stack.spawn("beat", beat_command())
+            stack.wait_serving()
+            stack.wait_log("worker", " ready.")
+            stack.wait_log("worker-strong", " ready.")
+            yield stack
+        finally:
+            left = stack.stop()
+        assert not left, f"still running {STOP_SECONDS} s after SIGTERM: {left}"
 
 
 @dataclass

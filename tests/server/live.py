@@ -248,55 +248,66 @@ def scratch_database(name: str, admin_url: str = POSTGRES_ADMIN_URL) -> Iterator
 
 
 @contextmanager
+def stack_environment(
+    name: str, redis_db: int, admin_url: str = POSTGRES_ADMIN_URL
+) -> Iterator[tuple[Path, dict[str, str]]]:
+    """Where a production-layout stack runs: Redis db `redis_db` (flushed at start and at the end: pick one
+    nothing else uses), a scratch database `name`, migrated, and a temporary directory for its files and logs.
+    Yields that directory and the processes' environment (its task queue is `<name>-tasks`)."""
+    import redis
+
+    redis_url = f"{REDIS_SERVER_URL}/{redis_db}"
+    store = redis.Redis.from_url(redis_url)
+    store.flushdb()
+    try:
+        with scratch_database(name, admin_url) as database_url, tempfile.TemporaryDirectory(
+            prefix=f"{name}-", ignore_cleanup_errors=True
+        ) as tmp:
+            var_dir = Path(tmp)
+            env = production_env(var_dir, database_url, redis_url, queue=f"{name}-tasks")
+            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+            yield var_dir, env
+    finally:
+        store.flushdb()
+        store.close()
+
+
+@contextmanager
 def production_stack(
     *, redis_db: int = 9, name: str | None = None, admin_url: str = POSTGRES_ADMIN_URL
 ) -> Iterator[ProductionStack]:
     """A live stack as production runs it, on the local PostgreSQL and Redis (see the module's docstring).
 
-    `redis_db`: the Redis db number it owns (flushed at start and at the end: pick one nothing else uses).
+    `redis_db`: the Redis db number it owns (see `stack_environment`).
     `name`: of the database (`ttr_live_<pid>` by default) and of the task queue."""
-    import redis
-
     name = name or f"ttr_live_{os.getpid()}"
-    redis_url = f"{REDIS_SERVER_URL}/{redis_db}"
-    store = redis.Redis.from_url(redis_url)
-    store.flushdb()
-    try:
-        with scratch_database(name) as database_url, tempfile.TemporaryDirectory(
-            prefix="ttr-stack-", ignore_cleanup_errors=True
-        ) as tmp:
-            var_dir = Path(tmp)
-            env = production_env(var_dir, database_url, redis_url, queue=f"{name}-tasks")
-            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-            port = free_port()
+    with stack_environment(name, redis_db, admin_url) as (var_dir, env):
+        port = free_port()
 
-            def start(command: list[str], log_name: str) -> subprocess.Popen[bytes]:
-                with open(var_dir / log_name, "wb") as log:
-                    return subprocess.Popen(
-                        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-                    )
+        def start(command: list[str], log_name: str) -> subprocess.Popen[bytes]:
+            with open(var_dir / log_name, "wb") as log:
+                return subprocess.Popen(
+                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
 
-            worker = start(worker_command(env["TTR_TASK_QUEUE"], name), "worker.log")
-            try:
-                web = start(web_command(port), "web.log")
-            except BaseException:
-                worker.kill()
-                worker.wait()
-                raise
-            stack = ProductionStack(
-                web, port, var_dir, worker_process=worker, database_url=database_url, redis_url=redis_url,
-                queue=env["TTR_TASK_QUEUE"],
-            )
-            try:
-                stack.wait_serving()
-                stack.wait_worker_ready()
-                yield stack
-            finally:
-                left = stack.stop()
-            assert not left, f"still running {STOP_SECONDS} s after SIGTERM: {left}\n{stack.log()}"
-    finally:
-        store.flushdb()
-        store.close()
+        worker = start(worker_command(env["TTR_TASK_QUEUE"], name), "worker.log")
+        try:
+            web = start(web_command(port), "web.log")
+        except BaseException:
+            worker.kill()
+            worker.wait()
+            raise
+        stack = ProductionStack(
+            web, port, var_dir, worker_process=worker, database_url=env["DATABASE_URL"], redis_url=env["REDIS_URL"],
+            queue=env["TTR_TASK_QUEUE"],
+        )
+        try:
+            stack.wait_serving()
+            stack.wait_worker_ready()
+            yield stack
+        finally:
+            left = stack.stop()
+        assert not left, f"still running {STOP_SECONDS} s after SIGTERM: {left}\n{stack.log()}"
 
 
 def client(server: LiveServer, username: str, password: str = "correct-horse-9") -> httpx.Client:
