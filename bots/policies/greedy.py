@@ -133,7 +133,7 @@ def _wants_tickets(s: Situation) -> bool:
 
 
 def _turn(s: Situation, moves: Sequence[mv.Move]) -> mv.Move | None:
-    claims = _claims_by_route(moves)
+    claims = claims_by_route(moves)
     if s.view["last_round"]:
         return _last_turn(s, moves, claims)
     for step in (_build_station, _claim_planned, _claim_for_points):
@@ -150,7 +150,8 @@ def _turn(s: Situation, moves: Sequence[mv.Move]) -> mv.Move | None:
 Claims = dict[str, list[mv.ClaimRoute]]
 
 
-def _claims_by_route(moves: Sequence[mv.Move]) -> Claims:
+def claims_by_route(moves: Sequence[mv.Move]) -> Claims:
+    """The claims among `moves`, by route (one per payment the hand allows)."""
     claims: Claims = {}
     for move in moves:
         if isinstance(move, mv.ClaimRoute):
@@ -169,8 +170,9 @@ def _other_needs(s: Situation, route_id: str) -> dict[str, int]:
     return needs(s.pos, [r for r in s.plan.routes if r not in (route_id, twin)], s.hand)
 
 
-def _best_claim(s: Situation, options: list[mv.ClaimRoute], other_needs: Mapping[str, int]) -> mv.ClaimRoute:
-    paid = cheapest_payment((m.cards for m in options), s.hand, other_needs)
+def cheapest_claim(options: list[mv.ClaimRoute], hand: Mapping[str, int], other_needs: Mapping[str, int]) -> mv.ClaimRoute:
+    """The claim among `options` (one route's) whose payment costs the hand least (greedy_cards.payment_cost)."""
+    paid = cheapest_payment((m.cards for m in options), hand, other_needs)
     return next(m for m in options if m.cards == paid)
 
 
@@ -180,7 +182,7 @@ def _claim_planned(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv
         (r for r in claims if _planned(s, r)), key=lambda r: (-_contested(s, r), -board.routes[r].length, r)
     )
     for route_id in planned:
-        move = _best_claim(s, claims[route_id], _other_needs(s, route_id))
+        move = cheapest_claim(claims[route_id], s.hand, _other_needs(s, route_id))
         if not _risky(s, move):
             return move
     return None
@@ -213,7 +215,7 @@ def _claim_for_points(s: Situation, moves: Sequence[mv.Move], claims: Claims) ->
         return None
     board = s.pos.board
     enough = 1 if s.endgame or sum(s.hand.values()) >= HOARD else min(LONG_ROUTE, s.pos.trains)
-    worth = [_best_claim(s, claims[r], {}) for r in claims if board.routes[r].length >= enough]
+    worth = [cheapest_claim(claims[r], s.hand, {}) for r in claims if board.routes[r].length >= enough]
     worth = [m for m in worth if not _risky(s, m)]
     if not worth:
         return None
@@ -244,7 +246,7 @@ def _last_turn(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Mov
             return points[s.pos.board.routes[route_id].length] + 2 * sum(tickets[t].points for t in newly)
 
         best = max(claims, key=lambda r: (value(r), r))
-        return _best_claim(s, claims[best], {})
+        return cheapest_claim(claims[best], s.hand, {})
     return _draw_card(s, moves, second=False)
 
 

@@ -18,10 +18,9 @@ import random
 
 from games.engine import final_score, step
 from games.engine import moves as mv
-from games.engine.board import Route
 from games.engine.cards import LOCOMOTIVE
 from games.engine.legal import random_legal_move
-from games.engine.payment import route_mixes, station_mixes, tunnel_mixes
+from games.engine.payment import Mixes, route_mixes, station_mixes, tunnel_mixes
 from games.engine.rules import can_build_station, can_draw_second_card, claimable_routes
 from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
 
@@ -111,7 +110,7 @@ def _claim(state: State, seat: int, planned: tuple[str, ...]) -> mv.Move | None:
     hand = state.players[seat].hand
     endgame = min(p.trains for p in state.players) <= ENDGAME_TRAINS
     for route in sorted(options, key=lambda r: (-r.length, -r.index)):
-        paid = _fewest_locomotives(hand, route)
+        paid = _fewest_locomotives(hand, route_mixes(hand, route))
         if not route.tunnel or endgame or tunnel_spare(paid, hand) >= TUNNEL_SPARE:  # as greedy: no risky tunnels
             return mv.ClaimRoute(route.id, paid)
     return None
@@ -123,14 +122,11 @@ def _station(state: State, seat: int, planned: tuple[tuple[str, str], ...]) -> m
         return None
     player = state.players[seat]
     pays = station_mixes(player.hand, player.stations + 1)
-    if not len(pays):
-        return None
-    paid = min((pays[i] for i in range(len(pays))), key=lambda p: (dict(p).get(LOCOMOTIVE, 0), -_held(player.hand, p)))
-    return mv.BuildStation(planned[0][0], paid)
+    return mv.BuildStation(planned[0][0], _fewest_locomotives(player.hand, pays)) if len(pays) else None
 
 
-def _fewest_locomotives(hand: dict[str, int], route: Route) -> mv.Payment:
-    pays = route_mixes(hand, route)
+def _fewest_locomotives(hand: dict[str, int], pays: Mixes) -> mv.Payment:
+    """The payment among `pays` (not empty) that spends fewest locomotives, from the largest set of a colour."""
     return min((pays[i] for i in range(len(pays))), key=lambda p: (dict(p).get(LOCOMOTIVE, 0), -_held(hand, p)))
 
 

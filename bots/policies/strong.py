@@ -34,8 +34,7 @@ from games.engine.state import KEEP_TICKETS, SETUP_TICKETS, TURN, State
 
 from .belief import Belief, determinize, draw_tickets, track
 from .decision import Choice, Decision
-from .greedy import choose_move, ranked_keeps
-from .greedy_cards import cheapest_payment
+from .greedy import cheapest_claim, choose_move, claims_by_route, ranked_keeps
 from .reasons import explain
 from .rollout import play_out
 
@@ -98,15 +97,8 @@ def _ending(view_: Mapping[str, Any]) -> bool:
 
 def _claims(view_: Mapping[str, Any], moves: Sequence[mv.Move]) -> list[mv.Move]:
     """Each claimable route once, at its cheapest payment."""
-    by_route: dict[str, list[mv.ClaimRoute]] = {}
-    for move in moves:
-        if isinstance(move, mv.ClaimRoute):
-            by_route.setdefault(move.route, []).append(move)
-    claims: list[mv.Move] = []
-    for route_id in sorted(by_route):
-        paid = cheapest_payment((m.cards for m in by_route[route_id]), view_["hand"], {})
-        claims.append(next(m for m in by_route[route_id] if m.cards == paid))
-    return claims
+    by_route = claims_by_route(moves)
+    return [cheapest_claim(by_route[route_id], view_["hand"], {}) for route_id in sorted(by_route)]
 
 
 def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random,

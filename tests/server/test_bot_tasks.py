@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from bots import tasks
-from games import services, states
+from games import notify, services, states
 from games.engine import legal_moves
 from games.models import Event, Game, Seat
 from tests.server.helpers import FAST_HASHERS, seated_game
@@ -84,3 +84,17 @@ def test_the_sweep_queues_a_quiet_bot_game_again_once_per_doubling_of_the_quiet_
     assert lost == [4, 6, 12, 24, 48]  # 3.5 is the first sweep past 3 s (rounded up here), then 6.5, 12.5...
     settings.TTR_LOST_TASK_SECONDS = 0  # as the scoring test sets it: every sweep
     assert all(tasks.looks_lost(q) for q in sweeps)
+
+
+def test_a_task_on_the_search_queue_plays_one_strong_decision_and_queues_the_game_again(monkeypatch: Any) -> None:
+    """Games of strong bots take turns on the search queue: one decision a task, then the game goes to the back
+    of the queue (a whole game in one task held the strong worker for minutes)."""
+    monkeypatch.setenv("TTR_STRONG_SECONDS", "0.05")
+    table = seated_game("strong-turns", "usa", 2)
+    Seat.objects.filter(game_id=table.game_id).update(bot="strong")
+    queued: list[tuple[str, int, str | None]] = []
+    monkeypatch.setattr(tasks, "_on_search_queue", lambda task: True)  # as if delivered through TTR_STRONG_QUEUE
+    monkeypatch.setattr(notify, "bots_may_play", lambda game_id, seq, level=None: queued.append((str(game_id), seq, level)))
+    seq = table.seq()
+    assert tasks.play_bot_turns(table.game_id, seq) == 1
+    assert table.seq() == seq + 1 and queued == [(str(table.game_id), seq + 1, "strong")]
