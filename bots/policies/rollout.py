@@ -8,8 +8,9 @@ Greedy-lite plays like the greedy bot without listing every legal move or buildi
 borrows a route through, else a claim of a planned route (or, with nothing left to plan, of the longest route) as
 soon as the hand pays for it, at the payment that spends fewest locomotives; else a face-up card of a colour the
 plan misses, else a blind draw; a tunnel paid when it can be; the fewest tickets, those its plan serves best.
-About four times cheaper a move than `greedy.choose_move`, each seat replanning (plan.py's cache) on the board as
-it stands.
+About four times cheaper a move than `greedy.choose_move`. Each seat keeps its plan through the playout (`Plans`)
+and plans again only when the board breaks it (a planned route taken or barred, new tickets, a station to
+build): replanning after every claim on the board took most of a playout's time and changed almost no plan.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_
 
 from .greedy import ENDGAME_TRAINS, TUNNEL_SPARE
 from .greedy_cards import needs, shortfall, tunnel_spare
-from .plan import Position, plan_network
+from .plan import SMALL_GAME, Plan, Position, plan_network
 
 LONG_ROUTE = 4  # with nothing left to plan, routes this long are worth their trains
 MAX_PLAYOUT_DECISIONS = 3000  # a guard: a whole game of bots takes 100 to 600 decisions
@@ -36,11 +37,12 @@ def play_out(state: State, seat: int, move: mv.Move, rng: random.Random) -> floa
     """Play `move` and then the whole game by greedy-lite on `state` (changed in place); the seat's final lead.
     Raises IllegalMove when `move` does not fit the sampled game."""
     state, _ = step(state, seat, move, rng, in_place=True)
+    plans = Plans()
     for _ in range(MAX_PLAYOUT_DECISIONS):
         if state.finished:
             break
         decider = state.deciders()[0]
-        state, _ = step(state, decider, lite_move(state, decider, rng, position_of(state, decider)), rng,
+        state, _ = step(state, decider, lite_move(state, decider, rng, position_of(state, decider), plans), rng,
                         in_place=True)
     scored = final_score(state.board, state.player_count, state.route_owner, state.station_owner,
                          [p.tickets for p in state.players])
@@ -59,15 +61,50 @@ def position_of(state: State, seat: int) -> Position:
     )
 
 
-def lite_move(state: State, seat: int, rng: random.Random, root: Position) -> mv.Move:
-    """The move for `seat`; `root`: the seat's position its plan is made on (the board as it stands)."""
+class Plans:
+    """Each seat's plan in one playout, kept while it still holds: every route it has left to claim is free and
+    open to the seat, no station is planned (those borrow routes others own), and the tickets are the same.
+    A claim elsewhere on the board leaves such a plan as it was (it only closes routes the plan does not use)."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[tuple[str, ...], Plan]] = {}
+
+    def of(self, state: State, seat: int, root: Position) -> Plan:
+        tickets = tuple(sorted(state.players[seat].tickets))
+        held = self._held.get(seat)
+        if held is not None and held[0] == tickets and _holds(state, seat, held[1]):
+            return held[1]
+        plan = plan_network(root, tickets)
+        self._held[seat] = (tickets, plan)
+        return plan
+
+
+def _holds(state: State, seat: int, plan: Plan) -> bool:
+    if plan.stations:
+        return False
+    board, owner, trains = state.board, state.route_owner, state.players[seat].trains
+    for route_id in plan.routes:
+        if route_id in owner:
+            if owner[route_id] != seat:
+                return False
+            continue
+        route = board.routes[route_id]
+        twin = owner.get(route.twin) if route.twin else None
+        if route.length > trains or (twin is not None and (twin == seat or state.player_count <= SMALL_GAME)):
+            return False
+    return True
+
+
+def lite_move(state: State, seat: int, rng: random.Random, root: Position, plans: Plans | None = None) -> mv.Move:
+    """The move for `seat`; `root`: the seat's position its plan is made on (the board as it stands); `plans`:
+    the plans kept through the playout (none: planned afresh)."""
     phase = state.phase
     if phase in (SETUP_TICKETS, KEEP_TICKETS):
         return _keep(state, seat, root)
     if phase == TUNNEL_PAYMENT:
         return _tunnel(state, seat)
     player = state.players[seat]
-    plan = plan_network(root, tuple(sorted(player.tickets)))
+    plan = (plans or Plans()).of(state, seat, root)
     left = tuple(r for r in plan.routes if r not in state.route_owner)
     if phase != SECOND_CARD:
         action = _station(state, seat, plan.stations) or _claim(state, seat, left)
