@@ -14,8 +14,9 @@ import pytest
 from bots.policies import Choice, Decision, policy_for
 from bots.policies.belief import determinize, draw_tickets, track
 from bots.policies.greedy import choose_move
+from bots.policies.plan import plan_network, position
 from bots.policies.rollout import play_out
-from bots.policies.strong import ENDING_TRAINS
+from bots.policies.strong import ENDING_TRAINS, Tally, _decided
 from games.engine import Event, begin, final_score, legal_moves, redact, step, view
 from games.engine import events as ev
 from games.engine import moves as mv
@@ -183,23 +184,33 @@ def test_strong_keeps_to_its_time_budget_and_answers_a_forced_decision_at_once(e
         assert time.perf_counter() - started < 0.5
 
 
-def test_strong_searches_ticket_choices_and_the_last_turns_claims_and_plays_other_turns_as_greedy(
+def test_strong_searches_ticket_choices_drawing_tickets_and_the_last_turns_claims_and_plays_other_turns_as_greedy(
     europe_game: list[Position],
 ) -> None:
     """The ticket choices are searched (the greedy bot's best few, over whole sampled games), and so are the
-    claims of the last turns (C-END-1); any other turn's move is the greedy bot's, answered without a search."""
+    claims of the last turns (C-END-1) and, once the seat's tickets are done, whether to draw more (C-TKT-1);
+    any other turn's move is the greedy bot's, answered without a search."""
     keeps = [p for p in europe_game if p[0].phase in (SETUP_TICKETS, KEEP_TICKETS)]
     turns = [p for p in europe_game if p[0].phase == TURN]
     ending = [p for p in turns if min(q.trains for q in p[0].players) <= ENDING_TRAINS and
               any(isinstance(m, mv.ClaimRoute) for m in legal_moves(p[0], p[1]))]
     middle = [p for p in turns if min(q.trains for q in p[0].players) > ENDING_TRAINS]
-    assert keeps and ending and middle
-    for state, seat, log in (keeps[0], ending[-1]):
+    done = [p for p in middle if tickets_done(p[0], p[1])]
+    under_way = [p for p in middle if p not in done]
+    assert keeps and ending and done and under_way
+    for state, seat, log in (keeps[0], ending[-1], done[0]):
         choice = strong(state, seat, log, iterations=4)
         assert choice.reason.endswith("in 4 games)"), choice.reason
-    for state, seat, log in middle[::7]:
+    for state, seat, log in under_way[::7]:
         seen = view(state, seat)
-        assert strong(state, seat, log).move == choose_move(seen, legal_moves(state, seat))
+        choice = strong(state, seat, log, iterations=4)
+        assert choice.move == choose_move(seen, legal_moves(state, seat))
+        assert "games)" not in choice.reason, choice.reason
+
+
+def tickets_done(state: State, seat: int) -> bool:
+    plan = plan_network(position(view(state, seat)), tuple(sorted(state.players[seat].tickets)))
+    return not plan.routes and not plan.stations
 
 
 def test_a_playout_plays_the_sampled_game_to_its_end_and_answers_the_seat_s_final_lead(
@@ -212,3 +223,13 @@ def test_a_playout_plays_the_sampled_game_to_its_end_and_answers_the_seat_s_fina
     totals = [s.total for s in final_score(world.board, world.player_count, world.route_owner, world.station_owner,
                                            [p.tickets for p in world.players]).scores]
     assert lead == totals[seat] - max(t for i, t in enumerate(totals) if i != seat)
+
+
+def test_a_search_stops_once_its_race_is_decided() -> None:
+    """Every candidate but the best DROP_Z standard errors behind it, the greedy move (first) too: decided. A
+    close second keeps the race open."""
+    ahead = [10.0, 12.0, 11.0, 13.0, 10.0]
+    clear = [Tally(mv.DrawCard("deck"), [0.0, 1.0, -1.0, 0.5, 0.0]), Tally(mv.DrawTickets(), ahead)]
+    close = [Tally(mv.DrawCard("deck"), [9.0, 13.0, 10.0, 13.5, 9.0]), Tally(mv.DrawTickets(), ahead)]
+    assert _decided(clear)
+    assert not _decided(close)
