@@ -16,7 +16,7 @@ from bots.policies.belief import determinize, draw_tickets, track
 from bots.policies.greedy import choose_move
 from bots.policies.plan import plan_network, position
 from bots.policies.rollout import play_out
-from bots.policies.strong import ENDING_TRAINS, Tally, _decided
+from bots.policies.strong import DECIDED_SAMPLES, ENDING_TRAINS, Tally, _decided
 from games.engine import Event, begin, final_score, legal_moves, redact, step, view
 from games.engine import events as ev
 from games.engine import moves as mv
@@ -226,10 +226,13 @@ def test_a_playout_plays_the_sampled_game_to_its_end_and_answers_the_seat_s_fina
 
 
 def test_a_search_stops_once_its_race_is_decided() -> None:
-    """Every candidate but the best DROP_Z standard errors behind it, the greedy move (first) too: decided. A
-    close second keeps the race open."""
-    ahead = [10.0, 12.0, 11.0, 13.0, 10.0]
-    clear = [Tally(mv.DrawCard("deck"), [0.0, 1.0, -1.0, 0.5, 0.0]), Tally(mv.DrawTickets(), ahead)]
-    close = [Tally(mv.DrawCard("deck"), [9.0, 13.0, 10.0, 13.5, 9.0]), Tally(mv.DrawTickets(), ahead)]
+    """Every candidate but the best DROP_Z standard errors behind it, the greedy move (first) too, over
+    DECIDED_SAMPLES samples: decided. A close second, or too few samples, keeps the race open."""
+    ahead = [10.0, 12.0, 11.0, 13.0] * 4
+    clear = [Tally(mv.DrawCard("deck"), [0.0, 1.0, -1.0, 0.5] * 4), Tally(mv.DrawTickets(), ahead)]
+    close = [Tally(mv.DrawCard("deck"), [9.0, 13.0, 10.0, 13.5] * 4), Tally(mv.DrawTickets(), ahead)]
+    early = [Tally(t.move, t.rewards[:DECIDED_SAMPLES - 1]) for t in clear]
+    assert len(ahead) == DECIDED_SAMPLES
     assert _decided(clear)
     assert not _decided(close)
+    assert not _decided(early)
