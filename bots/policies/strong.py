@@ -16,7 +16,8 @@ draw them); and the claims of the last turns (every claimable route, once a seat
 the playouts are short and nearly exact). Its other turns (claims, card draws, tunnels) are the greedy bot's:
 searching them did not do better than the greedy bot's own moves, with short rollouts and an evaluation of the
 position or with whole playouts (the README). A decision with a single candidate is answered at once, and a
-search stops as soon as its race is decided (every other candidate DROP_Z standard errors behind the best).
+search stops as soon as its race is decided (every other candidate DROP_Z standard errors behind the best over
+DECIDED_SAMPLES samples).
 The budget is `Decision.seconds` of wall-clock time, or at most `Decision.iterations` sampled games
 (deterministic given the decision's rng).
 """
