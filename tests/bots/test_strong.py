@@ -14,9 +14,8 @@ import pytest
 from bots.policies import Choice, Decision, policy_for
 from bots.policies.belief import determinize, draw_tickets, track
 from bots.policies.greedy import choose_move
-from bots.policies.plan import plan_network, position
 from bots.policies.rollout import play_out
-from bots.policies.strong import DECIDED_SAMPLES, ENDING_TRAINS, Tally, _decided
+from bots.policies.strong import DECIDED_SAMPLES, ENDING_TRAINS, Tally, _decided, _tickets_done
 from games.engine import Event, begin, final_score, legal_moves, redact, step, view
 from games.engine import events as ev
 from games.engine import moves as mv
@@ -195,7 +194,7 @@ def test_strong_searches_ticket_choices_drawing_tickets_and_the_last_turns_claim
     ending = [p for p in turns if min(q.trains for q in p[0].players) <= ENDING_TRAINS and
               any(isinstance(m, mv.ClaimRoute) for m in legal_moves(p[0], p[1]))]
     middle = [p for p in turns if min(q.trains for q in p[0].players) > ENDING_TRAINS]
-    done = [p for p in middle if tickets_done(p[0], p[1])]
+    done = [p for p in middle if _tickets_done(view(p[0], p[1]))]
     under_way = [p for p in middle if p not in done]
     assert keeps and ending and done and under_way
     for state, seat, log in (keeps[0], ending[-1], done[0]):
@@ -206,11 +205,6 @@ def test_strong_searches_ticket_choices_drawing_tickets_and_the_last_turns_claim
         choice = strong(state, seat, log, iterations=4)
         assert choice.move == choose_move(seen, legal_moves(state, seat))
         assert "games)" not in choice.reason, choice.reason
-
-
-def tickets_done(state: State, seat: int) -> bool:
-    plan = plan_network(position(view(state, seat)), tuple(sorted(state.players[seat].tickets)))
-    return not plan.routes and not plan.stations
 
 
 def test_a_playout_plays_the_sampled_game_to_its_end_and_answers_the_seat_s_final_lead(
