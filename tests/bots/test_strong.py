@@ -15,7 +15,15 @@ from bots.policies import Choice, Decision, policy_for
 from bots.policies.belief import determinize, draw_tickets, track
 from bots.policies.greedy import choose_move
 from bots.policies.rollout import play_out
-from bots.policies.strong import DECIDED_SAMPLES, ENDING_TRAINS, Tally, _decided, _tickets_done
+from bots.policies.strong import (
+    DECIDED_SAMPLES,
+    DONE_CLAIMS,
+    ENDING_TRAINS,
+    Tally,
+    _candidates,
+    _decided,
+    _tickets_done,
+)
 from games.engine import Event, begin, final_score, legal_moves, redact, step, view
 from games.engine import events as ev
 from games.engine import moves as mv
@@ -230,3 +238,24 @@ def test_a_search_stops_once_its_race_is_decided() -> None:
     assert _decided(clear)
     assert not _decided(close)
     assert not _decided(early)
+
+
+def test_once_its_tickets_are_done_drawing_more_and_the_longest_claims_are_searched(
+    europe_game: list[Position],
+) -> None:
+    """C-TKT-1, C-CLM-2: with its tickets done, the seat's candidates are the greedy bot's move, drawing tickets
+    (or, when greedy draws them, greedy's move without them) and the DONE_CLAIMS longest claims."""
+    asked = 0
+    for state, seat, _ in europe_game:
+        seen, moves = view(state, seat), legal_moves(state, seat)
+        if state.phase != TURN or min(p.trains for p in state.players) <= ENDING_TRAINS or not _tickets_done(seen):
+            continue
+        routes = sorted({m.route for m in moves if isinstance(m, mv.ClaimRoute)},
+                        key=lambda r: (-state.board.routes[r].length, r))
+        greedy = choose_move(seen, moves)
+        found = _candidates(seen, moves, greedy)
+        assert found[0] == greedy and len(set(found)) == len(found)
+        assert mv.DrawTickets() in found or mv.DrawTickets() not in moves
+        assert {m.route for m in found if isinstance(m, mv.ClaimRoute)} >= set(routes[:DONE_CLAIMS])
+        asked += bool(routes)
+    assert asked
