@@ -11,9 +11,9 @@ worse than the policy it refines).
 
 It searches the decisions that make the most difference: which destination tickets to keep, at the start and
 after a draw (the choices the greedy bot values most are the candidates); what to do once the seat's tickets
-need nothing more (draw more tickets, claim one of its longest routes for points, or the greedy bot's move);
-and the claims of the last turns (every claimable route, once a seat is ENDING_TRAINS from the end:
-the playouts are short and nearly exact). Its other turns (claims, card draws, tunnels) are the greedy bot's:
+need nothing more (draw more tickets, on USA claim one of its longest routes for points, or the greedy bot's
+move); and the claims of the last turns (every claimable route, once a seat is ENDING_TRAINS from the end: the
+playouts are short and nearly exact). Its other turns (claims, card draws, tunnels) are the greedy bot's:
 searching them did not do better than the greedy bot's own moves, with short rollouts and an evaluation of the
 position or with whole playouts (the README). A decision with a single candidate is answered at once, and a
 search stops as soon as its race is decided (every other candidate DROP_Z standard errors behind the best over
@@ -47,8 +47,9 @@ LEAD_Z = 1.0  # standard errors of the paired differences a candidate must lead 
 MIN_SAMPLES = 4  # and never on fewer sampled games than this
 TICKET_CHOICES = 8  # ticket choices searched, the greedy bot's values ranking them: Europe's opening offers 11
 # (keep 2, 3 or 4 of 4), too many for enough whole-game samples of each in 1.5 s; 8 beat 5 by about 2 points
-DONE_CLAIMS = 3  # once the seat's tickets are done, its longest claims are searched too (against drawing cards
-# or tickets): +7.4 points a game on USA 2-player, where greedy's rule of thumb waited for cards or drew tickets
+DONE_CLAIMS = {"usa": 3, "europe": 0}  # by map: once the seat's tickets are done, its longest claims searched too
+# (against drawing cards or tickets). USA: +7.4 +- 2.8 points a game (2-player), +1.6 +- 1.9 (4-player). Europe:
+# -4.3 +- 2.4 and -1.5 +- 1.4, -1.2 +- 2.0 and -1.5 +- 1.7 without tunnels and ferries (the README)
 ENDING_TRAINS = 6  # a seat this close to the end: the last turns' claims are searched (short, exact playouts)
 DROP_Z = 2.0  # a candidate this many standard errors behind the best is sampled no more
 DECIDED_SAMPLES = 16  # a race is called over (all but one candidate DROP_Z behind) on this many samples at least:
@@ -91,8 +92,8 @@ def choose(decision: Decision) -> Choice:
 
 def _candidates(view_: Mapping[str, Any], moves: Sequence[mv.Move], greedy: mv.Move) -> list[mv.Move]:
     """The TICKET_CHOICES ticket choices the greedy bot values most when the seat keeps tickets; every claim in
-    the last turns; once the seat's tickets are done, drawing tickets or not and the DONE_CLAIMS longest claims;
-    else the greedy move alone (answered at once). The greedy move comes first."""
+    the last turns; once the seat's tickets are done, drawing tickets or not and (on maps where that did better)
+    the DONE_CLAIMS longest claims; else the greedy move alone (answered at once). The greedy move comes first."""
     if view_["phase"] in SEARCHED:
         return [greedy, *(m for m in ranked_keeps(view_, moves) if m != greedy)][:TICKET_CHOICES]
     if view_["phase"] == TURN and _ending(view_):
@@ -104,7 +105,7 @@ def _candidates(view_: Mapping[str, Any], moves: Sequence[mv.Move], greedy: mv.M
             found.append(draw if greedy != draw else choose_move(view_, [m for m in moves if m != draw]))
         board = position(view_).board
         longest = sorted(_claims(view_, moves), key=lambda m: (-board.routes[m.route].length, m.route))
-        found.extend(m for m in longest[:DONE_CLAIMS] if m not in found)
+        found.extend(m for m in longest[:DONE_CLAIMS.get(view_["map"], 0)] if m not in found)
         return found
     return [greedy]
 
