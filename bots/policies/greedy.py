@@ -123,10 +123,15 @@ def _keep_value(pos: Position, tickets: tuple[str, ...], budget: int) -> float:
 
 
 def _wants_tickets(s: Situation) -> bool:
-    """Only with every ticket done: a ticket given up means the last draw (or a cut) already went wrong."""
-    done = not s.plan.routes and not s.plan.stations and not s.plan.lost
-    time_left = min(p["trains"] for p in s.view["players"]) >= TICKET_DRAW_TIME
-    return done and time_left and s.pos.trains >= TICKET_DRAW_TRAINS and s.view["tickets_left"] > 0
+    fewest = min(p["trains"] for p in s.view["players"])
+    return wants_tickets(s.plan, bool(s.plan.routes), s.pos.trains, fewest, s.view["tickets_left"])
+
+
+def wants_tickets(plan: Plan, building: bool, trains: int, fewest_trains: int, tickets_left: int) -> bool:
+    """Only with every ticket done (`building`: the plan still has routes to claim): a ticket given up means the
+    last draw (or a cut) already went wrong; and with trains and turns left for more (greedy-lite's rule too)."""
+    done = not building and not plan.stations and not plan.lost
+    return done and fewest_trains >= TICKET_DRAW_TIME and trains >= TICKET_DRAW_TRAINS and tickets_left > 0
 
 
 # A turn: the first action that applies, in this order.

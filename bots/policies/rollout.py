@@ -27,7 +27,7 @@ from games.engine.payment import Mixes, route_mixes, station_mixes, tunnel_mixes
 from games.engine.rules import can_build_station, can_draw_second_card, claimable_routes
 from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
 
-from .greedy import ENDGAME_TRAINS, TICKET_DRAW_TIME, TICKET_DRAW_TRAINS, TUNNEL_SPARE
+from .greedy import ENDGAME_TRAINS, TUNNEL_SPARE, wants_tickets
 from .greedy_cards import needs, shortfall, tunnel_spare
 from .plan import SMALL_GAME, Plan, Position, plan_network
 
@@ -115,7 +115,8 @@ def lite_move(state: State, seat: int, rng: random.Random, root: Position, plans
     plan = (plans or Plans()).of(state, seat, root)
     left = tuple(r for r in plan.routes if r not in state.route_owner)
     if phase != SECOND_CARD:
-        if draws_tickets and not left and _wants_tickets(state, seat, plan):
+        if draws_tickets and wants_tickets(plan, bool(left), player.trains, min(p.trains for p in state.players),
+                                           len(state.ticket_pile)):
             return mv.DrawTickets()
         action = _station(state, seat, plan.stations) or _claim(state, seat, left)
         if action is not None:
@@ -127,14 +128,6 @@ def lite_move(state: State, seat: int, rng: random.Random, root: Position, plans
     move = random_legal_move(state, seat, rng)
     assert move is not None, "a seat that decides has a legal move"
     return move
-
-
-def _wants_tickets(state: State, seat: int, plan: Plan) -> bool:
-    """As the greedy bot (`greedy._wants_tickets`): every ticket done and none given up, with trains and turns
-    left for more."""
-    time_left = min(p.trains for p in state.players) >= TICKET_DRAW_TIME
-    enough = state.players[seat].trains >= TICKET_DRAW_TRAINS
-    return not plan.stations and not plan.lost and time_left and enough and bool(state.ticket_pile)
 
 
 def _keep(state: State, seat: int, pos: Position) -> mv.Move:
