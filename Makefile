@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench simulate clean chromium
+.PHONY: run stack test lint bench simulate clean chromium
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runall --port $(PORT)
+
+# The production layout without Docker (ttr_server/stack.py): DATABASE_URL and REDIS_URL must be set.
+stack: $(STAMP)
+	$(BIN)/python -m ttr_server.stack $(STACK_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check games bots ttr_server tests bench

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import time
 from datetime import datetime, timedelta
 
 from celery import Task, shared_task
@@ -40,6 +41,7 @@ from games.log import StaleSeq, events_between
 from games.models import Game
 from games.selectors import game_row
 from games.services import ServiceError, play_seat
+from ttr_server import health, metrics
 
 logger = logging.getLogger(__name__)
 MAX_BOT_MOVES = 5000
@@ -72,7 +74,8 @@ def play_bot_turns(self: Task, game_id: str, seq: int) -> int:
             break
         choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng)
         try:
-            move = play_seat(game, seat, game.seq, choice.move, by_bot=True, reason=choice.reason)
+            with metrics.moves_via("bot"):
+                move = play_seat(game, seat, game.seq, choice.move, by_bot=True, reason=choice.reason)
         except (StaleSeq, ServiceError):
             game = game_row(game_id)  # someone moved first: look again
             continue
@@ -112,7 +115,10 @@ def choose(
         history = tuple(redact(e, seat) for e in events_between(game.pk, 0, game.seq))
     budget = strong_seconds() if seconds is None else min(seconds, strong_seconds())
     decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, budget)
-    return policy_for(level)(decision)
+    started = time.perf_counter()
+    choice = policy_for(level)(decision)
+    metrics.BOT_SECONDS.labels(level).observe(time.perf_counter() - started)
+    return choice
 
 
 @shared_task(name="bots.tasks.sweep", ignore_result=True)
@@ -129,7 +135,15 @@ def sweep() -> dict[str, int]:
     unscored = clocks.unscored_games(quiet)
     for game_id in unscored:
         notify.game_ended(game_id)
-    return {"timed_out": timed_out, "bots_requeued": requeued, "scoring_requeued": len(unscored)}
+    done = {"timed_out": timed_out, "bots_requeued": requeued, "scoring_requeued": len(unscored)}
+    for action, count in done.items():
+        if count:
+            metrics.SWEEP_ACTIONS.labels(action).inc(count)
+            logger.info("sweep: %s %d", action.replace("_", " "), count)
+    health.beat("sweep")
+    if random.random() < 0.01:  # now and then: the heartbeats of processes gone for a day
+        health.prune(timedelta(days=1))
+    return done
 
 
 def looks_lost(quiet: timedelta) -> bool:
@@ -165,7 +179,8 @@ def _time_out(game: Game, now: datetime) -> int:
         expired = TurnTimedOut(seat=seat, seconds=game.turn_seconds or 0, bot=level)
         choice = choose(game, state, seat, level, rng, SWEEP_SEARCH_SECONDS)
         try:
-            move = play_seat(game, seat, game.seq, choice.move, by_bot=False, before=(expired,), reason=choice.reason)
+            with metrics.moves_via("sweep"):
+                move = play_seat(game, seat, game.seq, choice.move, by_bot=False, before=(expired,), reason=choice.reason)
         except (StaleSeq, ServiceError):
             break  # the player moved just in time
         played += 1  # play_seat moved `game` to the new seq and head: no need to read it again

@@ -200,3 +200,11 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.game_id}: place {self.place}"
+
+
+class Heartbeat(models.Model):
+    """A background process saying it is alive (not a fact of any game): each Celery worker every few seconds, and
+    the sweep each time beat has it run. /readyz and the containers' health checks read them (ttr_server/health.py)."""
+
+    name = models.CharField(max_length=200, primary_key=True)  # "worker:<celery hostname>" or "sweep"
+    at = models.DateTimeField()

@@ -9,11 +9,16 @@ group with that version, and a socket ignores an announcement older than the las
 racing through different processes cannot leave a stale set on screen. Each web process renews its entries
 (`renew`, every `RENEW_SECONDS`); those of a process that died expire after `TTL_SECONDS`. Without Redis the
 entries live in this process (the embedded server has one web process).
+
+Presence only decorates: while Redis is down or reconnecting, reads answer "nobody" and changes are skipped
+(each logged once a while, not each time), and the next renewal after Redis is back puts every open socket's
+entry back. No request or socket fails because of it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 import weakref
@@ -25,6 +30,8 @@ from django.conf import settings
 
 TTL_SECONDS = 60
 RENEW_SECONDS = 20
+REDIS_TIMEOUT_SECONDS = 2  # a read or a change that takes longer is given up (presence never holds a request up)
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,8 @@ return {after, version, changed}
 def _redis() -> Any:
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL)
+    timeout = REDIS_TIMEOUT_SECONDS
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=timeout, socket_connect_timeout=timeout)
 
 
 _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
@@ -91,7 +99,10 @@ def _async_redis() -> Any:
     loop = asyncio.get_running_loop()
     if loop not in _async_clients:
         limit = settings.REDIS_MAX_CONNECTIONS
-        _async_clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL, max_connections=limit)
+        timeout = REDIS_TIMEOUT_SECONDS
+        _async_clients[loop] = redis.asyncio.Redis.from_url(
+            settings.REDIS_URL, max_connections=limit, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
     return _async_clients[loop]
 
 
@@ -140,7 +151,11 @@ async def _apply(game_id: Any, op: str, seat: int, connection: str) -> Change:
         return _local.apply(str(game_id), op, member, now)
     client = _async_redis()
     keys = [_key(game_id), _key(game_id) + ":version"]
-    answer = await client.eval(_SCRIPT, 2, *keys, now, op, member, now + TTL_SECONDS, TTL_SECONDS * 2)
+    try:
+        answer = await client.eval(_SCRIPT, 2, *keys, now, op, member, now + TTL_SECONDS, TTL_SECONDS * 2)
+    except REDIS_DOWN as error:
+        _skipped(error)
+        return Change([], 0, changed=False)
     return _change(answer)
 
 
@@ -164,4 +179,28 @@ def seats(game_id: Any) -> list[int]:
     now = time.time()
     if not settings.REDIS_URL:
         return _local.seats(str(game_id), now)
-    return _seats(_redis().zrangebyscore(_key(game_id), now, "+inf"))
+    try:
+        return _seats(_redis().zrangebyscore(_key(game_id), now, "+inf"))
+    except REDIS_DOWN as error:
+        _skipped(error)
+        return []
+
+
+def _redis_down() -> tuple[type[Exception], ...]:
+    try:
+        import redis.exceptions
+    except ImportError:  # never with REDIS_URL set: redis is a dependency
+        return ()
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError)
+
+
+REDIS_DOWN = _redis_down()
+_last_warning = 0.0
+
+
+def _skipped(error: Exception) -> None:
+    """Say that presence is degraded, at most once every RENEW_SECONDS per process."""
+    global _last_warning
+    if time.monotonic() - _last_warning > RENEW_SECONDS:
+        _last_warning = time.monotonic()
+        logger.warning("presence unavailable (Redis): %s: %s", type(error).__name__, error)

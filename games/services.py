@@ -8,6 +8,7 @@ the commit (`transaction.on_commit`), so nobody hears of a move that did not hap
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from games.engine import Event as EngineEvent
 from games.engine import Move, step
 from games.engine.events import SeatResigned
 from games.models import BOT_LEVELS, Event, Game, Seat
+from ttr_server import logs, metrics
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -170,6 +172,7 @@ def play_seat(
     `reason`: a bot's words for why it made the move, stored on the move's first event row."""
     bot_seats = game.bot_seats
     bot_levels = game.bot_levels
+    started, path = time.perf_counter(), metrics.move_path()
     with transaction.atomic():
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", f"the game is {game.status}", status=409)
@@ -187,6 +190,9 @@ def play_seat(
         transaction.on_commit(
             lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats, levels=bot_levels)
         )
+    metrics.MOVES.labels(move.type, path).inc()
+    metrics.MOVE_SECONDS.labels(path).observe(time.perf_counter() - started)
+    logs.bind(game=str(game.pk), seq=new_seq)
     return Played(new_seq, seat, events, tuple(rows), new_state.finished)
 
 

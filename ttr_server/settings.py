@@ -12,9 +12,15 @@ from pathlib import Path
 
 import dj_database_url
 
+from ttr_server import logs
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TTR_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Prometheus's multiprocess mode (ttr_server/metrics.py): every process of one stack writes its figures here and
+# /metrics adds them up. Set before prometheus_client is imported (it reads the variable then).
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics"))
+Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
 
 
 def _flag(name: str, default: bool) -> bool:
@@ -44,7 +50,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [  # run sync, in one worker thread per request (ttr_server/http.py)
+    "ttr_server.health.HealthMiddleware",  # /healthz, /readyz, /metrics: before the host check
+    "ttr_server.observe.ObserveMiddleware",  # request id, log fields, request metrics
     "ttr_server.limits.RequestLimitsMiddleware",
+    "ttr_server.unavailable.UnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -82,11 +91,15 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", default=True):
     # Under ASGI each request runs its sync code in a fresh thread, so thread-bound persistent connections
     # would be opened per request: a process-wide pool (psycopg_pool) hands out warm connections instead.
+    # CONN_HEALTH_CHECKS: the pool tries a connection (psycopg_pool's `check`, a round trip) before handing it out,
+    # so one the server dropped (a restart, pg_terminate_backend) costs a reconnect, not a failed request.
+    # `timeout`: how long a request waits for a connection before it answers 503 `unavailable`.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
-        "timeout": 20,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Several processes (web, worker) and threads share the file. A transaction takes the write lock as it
@@ -215,12 +228,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 GAME_SNAPSHOT_EVERY = int(os.environ.get("GAME_SNAPSHOT_EVERY", "50"))
 GAME_STATE_CACHE_SIZE = int(os.environ.get("GAME_STATE_CACHE_SIZE", "512"))
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+# JSON lines from every logger, with the request id, user, game and seq bound at the edge (ttr_server/logs.py).
+LOGGING = logs.config(os.environ.get("LOG_LEVEL", "INFO"))
+logs.configure_structlog()
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log through LOGGING too
 
 if not DEBUG:
     SESSION_COOKIE_HTTPONLY = True

@@ -22,4 +22,4 @@ urlpatterns = [
 handler400 = "games.api.errors.bad_request"
 handler403 = "games.api.errors.forbidden"
 handler404 = "games.api.errors.not_found"
-handler500 = "games.api.errors.server_error"
+handler500 = "ttr_server.unavailable.server_error"  # 503 when the database or Redis is down

@@ -8,6 +8,7 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
 from games.accounts import token_expired
+from ttr_server import logs
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):
@@ -15,4 +16,5 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         user, token = super().authenticate_credentials(key)
         if token_expired(token):
             raise AuthenticationFailed("the token has expired: ask POST /api/auth/token for a new one")
+        logs.bind(user=user.get_username())
         return user, token

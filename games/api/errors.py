@@ -106,6 +106,3 @@ def forbidden(request: HttpRequest, exception: Exception | None = None) -> JsonR
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse({"code": "not_found", "detail": "no such page"}, status=404)
 
-
-def server_error(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"code": "server_error", "detail": "the server failed; nothing was changed"}, status=500)

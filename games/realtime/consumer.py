@@ -29,7 +29,8 @@ from games.codec import move_from_dict
 from games.models import Game
 from games.notify import group_name
 from games.realtime import messages
-from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
+from games.realtime.hub import Appended, announce, deadline_of, hub, layer_call, run_sync
+from ttr_server import logs, metrics
 
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
@@ -47,6 +48,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.pulling: asyncio.Task[None] | None = None
         self.joined = False
         self.presence_version, self.presence_sent = -1, None
+        logs.bind(game=self.game_id, user=self.user.get_username() or None)  # on every line about this socket
         await self.accept()
         if self.scope.get("auth_problem"):
             await self.refuse({"code": "authentication_failed", "detail": self.scope["auth_problem"]}, CLOSE_UNAUTHORISED)
@@ -58,7 +60,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.refuse(messages.error_body(error)[1], CLOSE_NOT_FOUND)
                 return
             # Listen before reading the state: a move committed meanwhile is then heard, never missed.
-            await self.channel_layer.group_add(group_name(self.game_id), self.channel_name)
+            await layer_call(self.channel_layer.group_add(group_name(self.game_id), self.channel_name), "listen")
             hub.add(self)
             self.joined = True
             if self.seat is not None:
@@ -101,7 +103,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.joined = False
         hub.remove(self)
-        await self.channel_layer.group_discard(group_name(self.game_id), self.channel_name)
+        await layer_call(self.channel_layer.group_discard(group_name(self.game_id), self.channel_name), "stop listening")
         if self.seat is not None:
             await announce(self.game_id, await presence.leave(self.game_id, self.seat, self.channel_name))
 
@@ -131,7 +133,10 @@ class GameConsumer(AsyncWebsocketConsumer):
                 async with self.lock:
                     if not await self._send_events_after(self.cursor):
                         return  # nothing newer in the database (yet): the next notice or poll wakes us
-        except Exception:
+        except Exception as error:
+            if not self.joined or isinstance(error, OSError):  # the client went away meanwhile: nothing to tell
+                logger.debug("a socket of game %s closed while events were sent to it", self.game_id)
+                return
             logger.exception("could not send events to a socket of game %s", self.game_id)
 
     async def _send_events_after(self, after: int, *, resync: bool = False) -> bool:
@@ -193,7 +198,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             if not self.user.is_authenticated:
                 raise NotAuthenticated()
             game = selectors.game_row(self.game_id)
-            played = services.game_play(game, self.user, request["expected_seq"], move_from_dict(request["move"]))
+            with metrics.moves_via("socket"):
+                played = services.game_play(game, self.user, request["expected_seq"], move_from_dict(request["move"]))
         except Exception as error:
             return _refused_move(messages.refused(error)), None
         appended = None if played.finished else Appended(game, list(played.rows), request["expected_seq"], deadline_of(game))

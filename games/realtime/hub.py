@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -23,6 +24,7 @@ from django.conf import settings
 from games import clocks, log, presence, selectors, states
 from games.models import Event, Game
 from games.notify import group_name
+from ttr_server import metrics, unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -95,11 +97,14 @@ class Hub:
     def add(self, socket: Socket) -> None:
         self.loop = asyncio.get_running_loop()
         self.games.setdefault(socket.game_id, set()).add(socket)
+        metrics.OPEN_SOCKETS.inc()
         if self.task is None or self.task.done() or self.task.get_loop() is not self.loop:
             self.task = self.loop.create_task(self._watch())
 
     def remove(self, socket: Socket) -> None:
         sockets = self.games.get(socket.game_id, set())
+        if socket in sockets:
+            metrics.OPEN_SOCKETS.dec()
         sockets.discard(socket)
         if not sockets:
             self.games.pop(socket.game_id, None)
@@ -149,7 +154,19 @@ async def announce(game_id: str, change: presence.Change) -> None:
     """Tell the game's sockets (every process's) the seats present now, if that changed: public, no secret."""
     if change.changed:
         message = {"type": "presence.changed", "seats": change.seats, "version": change.version}
-        await get_channel_layer().group_send(group_name(game_id), message)
+        await layer_call(get_channel_layer().group_send(group_name(game_id), message), "announce presence")
+
+
+async def layer_call(call: Awaitable[None], what: str) -> None:
+    """Await a channel layer call; while Redis is down, say so in one line and go on. The seq poll keeps the
+    sockets fed meanwhile, and the layer subscribes again by itself once Redis is back."""
+    try:
+        await call
+    except Exception as error:
+        service = unavailable.which(error)
+        if service is None:
+            raise
+        logger.warning("could not %s: the %s is unavailable (%s)", what, service, type(error).__name__)
 
 
 hub = Hub()

@@ -19,7 +19,7 @@ from games.api.errors import exception_handler
 from games.api.fields import StrictIntegerField
 from games.api.parsers import StrictJSONParser
 from games.api.serializers import MoveRequestSerializer
-from ttr_server import limits
+from ttr_server import limits, unavailable
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = limits.MAX_BODY_BYTES
@@ -40,8 +40,12 @@ class ResyncSerializer(serializers.Serializer):
 
 
 def error_body(exc: Exception) -> tuple[int, dict[str, Any]]:
-    """The HTTP status and body the API gives for `exc` (a 500 body for anything unexpected, logged)."""
+    """The HTTP status and body the API gives for `exc` (503 `unavailable` when the database or Redis is down; a
+    500 body for anything else unexpected, logged)."""
     response = exception_handler(exc, {})
+    if response is None and (service := unavailable.which(exc)) is not None:
+        unavailable.log(service, exc)
+        return 503, unavailable.body(service)
     if response is None:
         logger.error("unexpected error on a game socket", exc_info=exc)
         return 500, dict(SERVER_ERROR)

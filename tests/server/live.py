@@ -33,7 +33,8 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 LINUX = Path("/proc/self/stat").exists()
-EMBEDDED_UNSET = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")  # what test-env or a shell may have set
+# what test-env, a shell or this process's settings may have set (the metrics directory follows TTR_VAR_DIR)
+EMBEDDED_UNSET = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "PROMETHEUS_MULTIPROC_DIR")
 START_SECONDS = 60
 STOP_SECONDS = 15
 POSTGRES_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"  # the local server's maintenance database

@@ -9,19 +9,18 @@ the server.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from ttr_server import children, metrics
+
 WORKER_STOP_SECONDS = 10  # a warm shutdown lets the task in hand finish; then the worker is killed
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 class _Stop(BaseException):
@@ -47,6 +46,7 @@ class Command(BaseCommand):
         # the signal again: the default handler would end this process there and then, before `finally`
         # stopped the worker. This handler makes it an exception instead, as SIGINT already is.
         signal.signal(signal.SIGTERM, _raise_stop)
+        metrics.empty_directory()  # this run's figures only (every process of it adds to the same files)
         workers: list[subprocess.Popen[bytes]] = []
         stopped_by = None
         try:
@@ -75,21 +75,7 @@ BEAT = ["beat", "--loglevel=WARNING"]  # its schedule file: settings.CELERY_BEAT
 
 def _start(arguments: list[str]) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "celery", "-A", "ttr_server", *arguments]
-    return subprocess.Popen(command, preexec_fn=_die_with_parent(os.getpid()))
-
-
-def _die_with_parent(parent: int) -> Callable[[], None] | None:
-    """For the child between fork and exec, on Linux: have the kernel send it SIGTERM when this process dies."""
-    if not sys.platform.startswith("linux"):
-        return None
-    prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork: the child only calls it
-
-    def arrange() -> None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-        if os.getppid() != parent:  # the parent died before prctl: nobody would send the signal
-            os._exit(1)
-
-    return arrange
+    return subprocess.Popen(command, preexec_fn=children.die_with_parent(os.getpid()))
 
 
 def _stop(children: list[subprocess.Popen[bytes]]) -> None:

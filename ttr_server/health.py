@@ -1,0 +1,205 @@
+"""Health, readiness and metrics (API.md, Operations), answered by the first middleware: before the host check and
+the session, so a container's probe on 127.0.0.1 works whatever ALLOWED_HOSTS says, and a probe costs nothing else.
+
+- `GET /healthz`: the process serves (no dependency is asked).
+- `GET /readyz`: the database answers, Redis answers (when the stack uses it), and a Celery worker's heartbeat is
+  at most `STALE_SECONDS` old; 503 with the failing check's words otherwise.
+- `GET /metrics`: every process's figures added up (ttr_server/metrics.py), and the number of games by status.
+
+Workers beat every `BEAT_SECONDS` from a thread of their own (`start_heartbeat`, started by ttr_server/celery.py when
+a worker is ready), a row `worker:<hostname>` in `games.Heartbeat`; the sweep writes `sweep` each time it runs, so
+beat's health is seen too. A warm shutdown removes the worker's row.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
+
+from ttr_server import metrics, unavailable
+
+logger = logging.getLogger(__name__)
+BEAT_SECONDS = 2.0
+STALE_SECONDS = 10.0
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    return JsonResponse({"ok": True})
+
+
+def readyz(request: HttpRequest) -> HttpResponse:
+    checks = {"database": _check(_database), "redis": _check(_redis), "worker": _check(_worker)}
+    ok = all(value in ("ok", "not used") for value in checks.values())
+    answer = JsonResponse({"ok": ok, "checks": checks}, status=200 if ok else 503)
+    if not ok:
+        answer["Retry-After"] = str(unavailable.RETRY_AFTER_SECONDS)
+    return answer
+
+
+def _check(probe: Callable[[], str]) -> str:
+    try:
+        return probe()
+    except Exception as error:
+        return f"down: {type(error).__name__}: {str(error).strip()[:200]}"
+
+
+def _database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return "ok"
+
+
+def _redis() -> str:
+    if not settings.REDIS_URL:
+        return "not used"
+    import redis
+
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        client.ping()
+    finally:
+        client.close()
+    return "ok"
+
+
+def _worker() -> str:
+    age = newest_age("worker:")
+    if age is None:
+        return "down: no worker has reported"
+    if age > STALE_SECONDS:
+        return f"down: the last worker heartbeat is {age:.0f} s old"
+    return "ok"
+
+
+def newest_age(prefix: str) -> float | None:
+    """Seconds since the newest heartbeat whose name starts with `prefix`, or None when there is none."""
+    from games.models import Heartbeat
+
+    newest = Heartbeat.objects.filter(name__startswith=prefix).order_by("-at").values_list("at", flat=True).first()
+    return None if newest is None else (timezone.now() - newest).total_seconds()
+
+
+def beat(name: str) -> None:
+    from games.models import Heartbeat
+
+    Heartbeat.objects.update_or_create(name=name, defaults={"at": timezone.now()})
+
+
+def forget(name: str) -> None:
+    from games.models import Heartbeat
+
+    Heartbeat.objects.filter(name=name).delete()
+
+
+def prune(older_than: timedelta) -> None:
+    """Drop the heartbeats of processes long gone (the sweep does, now and then)."""
+    from games.models import Heartbeat
+
+    Heartbeat.objects.filter(at__lt=timezone.now() - older_than).delete()
+
+
+class Heartbeats:
+    """A worker's heartbeat thread."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="ttr-heartbeat", daemon=True)
+
+    def _run(self) -> None:
+        complained = 0.0
+        while not self.stopped.is_set():
+            try:
+                beat(self.name)
+            except Exception as error:  # the database is down: say so once a minute, beat again when it is back
+                if time.monotonic() - complained > 60:
+                    complained = time.monotonic()
+                    logger.warning("heartbeat not written: %s: %s", type(error).__name__, error)
+            finally:
+                close_old_connections()
+            self.stopped.wait(BEAT_SECONDS)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=BEAT_SECONDS * 2)
+        try:
+            forget(self.name)
+        except Exception:  # the database is down: the row simply grows old
+            pass
+        finally:
+            close_old_connections()
+
+
+def _metrics_text() -> bytes:
+    from prometheus_client import CollectorRegistry, generate_latest
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    registry = CollectorRegistry()
+    if metrics.directory() is not None:
+        MultiProcessCollector(registry)
+    registry.register(_GamesCollector())
+    return generate_latest(registry)
+
+
+class _GamesCollector:
+    """Games by status, counted when scraped (from the database; nothing when it is down)."""
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import GaugeMetricFamily
+
+        from games.models import Game
+
+        family = GaugeMetricFamily("ttr_games", "Games by status", labels=["status"])
+        try:
+            counts = _game_counts(Game)
+        except Exception as error:
+            logger.warning("games by status not counted: %s", type(error).__name__)
+            return
+        for status in Game.Status.values:
+            family.add_metric([status], counts.get(status, 0))
+        yield family
+
+
+def _game_counts(game_model: Any) -> dict[str, int]:
+    from django.db.models import Count
+
+    return {row["status"]: row["n"] for row in game_model.objects.values("status").annotate(n=Count("pk"))}
+
+
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    from prometheus_client import CONTENT_TYPE_LATEST
+
+    return HttpResponse(_metrics_text(), content_type=CONTENT_TYPE_LATEST)
+
+
+ROUTES: dict[str, Callable[[HttpRequest], HttpResponse]] = {
+    "/healthz": healthz,
+    "/readyz": readyz,
+    "/metrics": metrics_view,
+}
+
+
+class HealthMiddleware:
+    """Answers ROUTES (GET or HEAD) before anything else runs."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        view = ROUTES.get(request.path)
+        if view is None:
+            return self.get_response(request)
+        if request.method not in ("GET", "HEAD"):
+            answer = JsonResponse({"code": "method_not_allowed", "detail": "use GET"}, status=405)
+            answer["Allow"] = "GET, HEAD"
+            return answer
+        return view(request)

@@ -1,0 +1,101 @@
+"""Structured logs: one JSON object a line on stderr, from every logger (ours, Django's, Celery's, uvicorn's).
+
+What a line is about travels with it: the edge binds `request_id`, `user`, `game` and `seq` once (HTTP requests in
+ttr_server/observe.py, game sockets in games/realtime/consumer.py, tasks in ttr_server/celery.py) with
+`bind(...)`, and every line logged meanwhile in that request, socket or task carries them, a 500's traceback too.
+`LOG_FORMAT=console` writes the same lines for a human (`make run` in a terminal does).
+
+Lines that say nothing are not written: Celery's "received" and "succeeded" per task (the sweep runs every second),
+beat's "sending due task", uvicorn's access lines (the request metrics count them; LOG_ACCESS=1 brings them back).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import Any
+
+import structlog
+from structlog.contextvars import bind_contextvars, clear_contextvars, merge_contextvars
+
+QUIET = {  # loggers that say nothing useful at INFO: their warnings and errors still show
+    "celery.app.trace": "WARNING",
+    "celery.worker.strategy": "WARNING",
+    "celery.beat": "WARNING",
+    "uvicorn.access": "INFO" if os.environ.get("LOG_ACCESS") == "1" else "WARNING",
+    "django.channels.server": "WARNING",
+}
+
+
+def _renderer() -> Any:
+    if os.environ.get("LOG_FORMAT", "json" if not sys.stderr.isatty() else "console") == "console":
+        return structlog.dev.ConsoleRenderer(colors=False)
+    return structlog.processors.JSONRenderer()
+
+
+def _process(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+    if PROCESS:
+        event.setdefault("process", PROCESS)
+    return event
+
+
+PROCESS = os.environ.get("TTR_PROCESS", "")  # the stack's name for this process ("web-0", "worker-1", "beat")
+
+
+def _shared() -> list[Any]:
+    return [
+        merge_contextvars,
+        _process,
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+
+
+def config(level: str) -> dict[str, Any]:
+    """The LOGGING setting (dictConfig): every record through structlog's formatter."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "structured": {
+                "()": structlog.stdlib.ProcessorFormatter,
+                "foreign_pre_chain": _shared(),
+                "processors": [
+                    structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                    structlog.processors.format_exc_info,
+                    _renderer(),
+                ],
+            }
+        },
+        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {
+            **{name: {"level": quiet} for name, quiet in QUIET.items()},
+            # uvicorn configures its own handlers unless told not to: send its lines through ours
+            "uvicorn": {"handlers": [], "propagate": True},
+            "uvicorn.error": {"handlers": [], "propagate": True},
+        },
+    }
+
+
+def configure_structlog() -> None:
+    structlog.configure(
+        processors=[*_shared(), structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+
+
+def bind(**fields: Any) -> None:
+    """Add these fields to every line logged from here on in this request, socket or task."""
+    bind_contextvars(**{key: value for key, value in fields.items() if value is not None})
+
+
+def clear() -> None:
+    clear_contextvars()
+
+
+logging.captureWarnings(True)

@@ -1,0 +1,343 @@
+"""`python -m ttr_server.stack` (`make stack`): the production layout on this machine, without Docker.
+
+It runs what docker-compose.yml runs, with the same commands (`COMMANDS`; a test holds the two to each other):
+the migration, then N uvicorn web processes, each on its own port, the Celery worker(s) of the default queue,
+the strong bot's search worker(s) and one beat, against the PostgreSQL of `DATABASE_URL` and the Redis of
+`REDIS_URL` (both required: the embedded default is `make run`). Like compose's `restart: unless-stopped`, a
+process that dies is started again after `RESTART_SECONDS` (`--no-restart` to watch it stay dead). Each child
+logs JSON lines with its name (`process`) to this process's output, or to `<name>.log` files with `--log-dir`.
+SIGTERM or Ctrl+C stops them all: the web processes finish the requests under way and close their sockets with
+1012, the workers finish or hand back their tasks (late acks); whatever has not stopped after `STOP_SECONDS`
+is killed, and nothing started here outlives the stack.
+
+The `Stack` class is the same thing as a library, for the load benchmark and the fault suite: start, stop, kill
+or restart one process by name, and read each one's pid and memory. It never imports Django.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from ttr_server import children
+
+ROOT = Path(__file__).resolve().parent.parent
+RESTART_SECONDS = 1.0
+STOP_SECONDS = 25.0  # above uvicorn's graceful timeout (GRACE_SECONDS) and a strong search
+GRACE_SECONDS = 20
+START_SECONDS = 60.0
+
+# The commands of docker-compose.yml's services, word for word but for the port and the worker's name.
+COMMANDS: dict[str, list[str]] = {
+    "migrate": ["python", "manage.py", "migrate", "--noinput"],
+    "web": [
+        "uvicorn", "ttr_server.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "off",
+        "--timeout-graceful-shutdown", str(GRACE_SECONDS), "--proxy-headers", "--no-server-header",
+    ],
+    "worker": ["celery", "-A", "ttr_server", "worker", "-Q", "celery", "-n", "default@%h", "--loglevel=INFO",
+               "--concurrency=2"],
+    "worker-strong": ["celery", "-A", "ttr_server", "worker", "-Q", "celery-strong", "-n", "strong@%h",
+                      "--loglevel=INFO", "--concurrency=2", "--prefetch-multiplier=1"],
+    "beat": ["celery", "-A", "ttr_server", "beat", "--loglevel=WARNING"],
+}
+
+
+def command(service: str, *, port: int | None = None, host: str = "127.0.0.1", index: int = 0,
+            concurrency: int | None = None) -> list[str]:
+    """The service's command as this machine runs it: the virtualenv's Python, and the web process's port, the
+    worker's node name and concurrency where several run side by side."""
+    words = list(COMMANDS[service])
+    if port is not None:
+        words[words.index("--port") + 1] = str(port)
+        words[words.index("--host") + 1] = host
+    if "-n" in words:
+        name = words[words.index("-n") + 1]
+        words[words.index("-n") + 1] = name.replace("@", f"{index}@", 1)
+    if concurrency is not None:
+        words = [f"--concurrency={concurrency}" if w.startswith("--concurrency=") else w for w in words]
+    program, rest = words[0], words[1:]
+    if program == "python":
+        return [sys.executable, *rest]
+    return [sys.executable, "-m", program, *rest]
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    url: str | None = None  # a web process's base URL
+    process: subprocess.Popen[bytes] | None = None
+    starts: int = 0
+    expected_down: bool = False  # stopped on purpose: not restarted
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process else None
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+@dataclass
+class Stack:
+    env: dict[str, str]
+    web: int = 2
+    base_port: int = 8001
+    workers: int = 1
+    strong_workers: int = 1
+    concurrency: int | None = None
+    beat: bool = True
+    restart: bool = True
+    log_dir: Path | None = None
+    children: dict[str, Child] = field(default_factory=dict)
+    stopping: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _watcher: threading.Thread | None = None
+
+    def __post_init__(self) -> None:
+        for i in range(self.web):
+            port = self.base_port + i
+            self._add(f"web-{i}", command("web", port=port), f"http://127.0.0.1:{port}")
+        for i in range(self.workers):
+            self._add(f"worker-{i}", command("worker", index=i, concurrency=self.concurrency))
+        for i in range(self.strong_workers):
+            self._add(f"worker-strong-{i}", command("worker-strong", index=i, concurrency=self.concurrency))
+        if self.beat:
+            self._add("beat", command("beat"))
+
+    def _add(self, name: str, argv: list[str], url: str | None = None) -> None:
+        self.children[name] = Child(name, argv, url)
+
+    @property
+    def urls(self) -> list[str]:
+        return [c.url for c in self.children.values() if c.url]
+
+    def migrate(self) -> None:
+        subprocess.run(command("migrate"), cwd=ROOT, env=self.env, check=True, stdout=subprocess.DEVNULL)
+
+    def start(self) -> None:
+        """Empty the metrics directory, start every process, wait until every web process is ready."""
+        metrics_dir = self.env.get("PROMETHEUS_MULTIPROC_DIR")
+        if metrics_dir:
+            Path(metrics_dir).mkdir(parents=True, exist_ok=True)
+            for stale in Path(metrics_dir).glob("*.db"):
+                stale.unlink()
+        for child in self.children.values():
+            self._spawn(child)
+        self._watcher = threading.Thread(target=self._watch, name="stack-watch", daemon=True)
+        self._watcher.start()
+        self.wait_ready()
+
+    def _spawn(self, child: Child) -> None:
+        env = {**self.env, "TTR_PROCESS": child.name, "PYTHONUNBUFFERED": "1"}
+        if self.log_dir is not None:
+            with open(self.log_dir / f"{child.name}.log", "ab") as out:
+                child.process = subprocess.Popen(
+                    child.argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                    preexec_fn=children.die_with_parent(os.getpid()),
+                )
+        else:
+            child.process = subprocess.Popen(
+                child.argv, cwd=ROOT, env=env, start_new_session=True, preexec_fn=children.die_with_parent(os.getpid())
+            )
+        child.starts += 1
+        child.expected_down = False
+
+    def _watch(self) -> None:
+        """Restart what died (compose's `restart: unless-stopped`), and drop its live gauges."""
+        while not self.stopping:
+            time.sleep(0.2)
+            with self._lock:
+                for child in self.children.values():
+                    if child.process is None or child.running() or child.expected_down or self.stopping:
+                        continue
+                    _forget_gauges(self.env, child.pid)
+                    if self.restart:
+                        time.sleep(RESTART_SECONDS)
+                        if not self.stopping:
+                            self._spawn(child)
+
+    def wait_ready(self, seconds: float = START_SECONDS) -> None:
+        """Wait until every web process answers /readyz 200 (database, Redis and a worker are up)."""
+        deadline = time.monotonic() + seconds
+        for url in self.urls:
+            while not _answers(f"{url}/readyz"):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"{url} was not ready in {seconds:.0f} s")
+                time.sleep(0.2)
+
+    def signal(self, name: str, signum: int, *, restart: bool | None = None) -> None:
+        """Send `signum` to one process (its whole process group: a worker's pool children too). With
+        `restart=False` it stays down until `revive`."""
+        child = self.children[name]
+        with self._lock:
+            if restart is False:
+                child.expected_down = True
+            if child.process is not None and child.running():
+                os.killpg(child.process.pid, signum)
+
+    def kill(self, name: str) -> None:
+        self.signal(name, signal.SIGKILL)
+
+    def revive(self, name: str) -> None:
+        with self._lock:
+            child = self.children[name]
+            if not child.running():
+                if child.process is not None:
+                    child.process.wait()
+                self._spawn(child)
+
+    def pids(self) -> dict[str, list[int]]:
+        """Each child's processes (its process group: a worker's pool children too)."""
+        return {name: _group(c.pid) if c.running() and c.pid else [] for name, c in self.children.items()}
+
+    def memory(self) -> dict[str, int]:
+        """Each child's resident memory in bytes, its pool children included."""
+        return {name: sum(_rss(pid) for pid in pids) for name, pids in self.pids().items()}
+
+    def stop(self) -> list[str]:
+        """SIGTERM to everything, then SIGKILL to what still runs after STOP_SECONDS; the names that had to be
+        killed."""
+        self.stopping = True
+        with self._lock:
+            for child in self.children.values():
+                if child.running() and child.process:
+                    os.killpg(child.process.pid, signal.SIGTERM)
+            deadline = time.monotonic() + STOP_SECONDS
+            killed = []
+            for child in self.children.values():
+                if child.process is None:
+                    continue
+                while _group(child.process.pid) and time.monotonic() < deadline:
+                    child.process.poll()
+                    time.sleep(0.05)
+                if _group(child.process.pid):
+                    killed.append(child.name)
+                    os.killpg(child.process.pid, signal.SIGKILL)
+                child.process.wait()
+            return killed
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
+def _group(leader: int | None) -> list[int]:
+    """The live processes of the process group led by `leader`."""
+    if leader is None:
+        return []
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == leader and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _rss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _forget_gauges(env: dict[str, str], pid: int | None) -> None:
+    """A killed process cannot remove its live gauges (open sockets): its supervisor does."""
+    folder = env.get("PROMETHEUS_MULTIPROC_DIR")
+    if folder and pid is not None:
+        for path in Path(folder).glob(f"gauge_live*-{pid}.db"):
+            path.unlink(missing_ok=True)
+
+
+@contextmanager
+def running(stack: Stack) -> Iterator[Stack]:
+    stack.migrate()
+    try:
+        stack.start()
+        yield stack
+    finally:
+        stack.stop()
+
+
+def stack_env(var_dir: Path | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not env.get(name)]
+    if missing:
+        raise SystemExit(
+            f"stack: set {' and '.join(missing)} (the production layout runs on PostgreSQL and Redis; "
+            "`make run` is the embedded one), e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/ttr "
+            "REDIS_URL=redis://127.0.0.1:6379/0 make stack"
+        )
+    var = var_dir or Path(env.get("TTR_VAR_DIR", ROOT / "var" / "stack"))
+    env["TTR_VAR_DIR"] = str(var)
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(var / "metrics")
+    env.setdefault("DEBUG", "0")
+    return env
+
+
+class _Stop(Exception):
+    pass
+
+
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    raise _Stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m ttr_server.stack", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--web", type=int, default=2, help="web processes (ports BASE_PORT, BASE_PORT+1, ...)")
+    parser.add_argument("--base-port", type=int, default=8001)
+    parser.add_argument("--workers", type=int, default=1, help="workers of the default queue")
+    parser.add_argument("--strong-workers", type=int, default=1, help="workers of the strong bot's search queue")
+    parser.add_argument("--concurrency", type=int, help="each worker's pool size (compose's: 2)")
+    parser.add_argument("--no-beat", action="store_true")
+    parser.add_argument("--no-restart", action="store_true", help="leave a process that died dead")
+    parser.add_argument("--log-dir", type=Path, help="write each process's lines to DIR/<name>.log")
+    args = parser.parse_args(argv)
+    env = stack_env()
+    Path(env["TTR_VAR_DIR"]).mkdir(parents=True, exist_ok=True)
+    if args.log_dir:
+        args.log_dir.mkdir(parents=True, exist_ok=True)
+    stack = Stack(
+        env, web=args.web, base_port=args.base_port, workers=args.workers, strong_workers=args.strong_workers,
+        concurrency=args.concurrency, beat=not args.no_beat, restart=not args.no_restart, log_dir=args.log_dir,
+    )
+    signal.signal(signal.SIGTERM, _raise_stop)
+    try:
+        stack.migrate()
+        stack.start()
+        print(f"stack: serving on {', '.join(stack.urls)} ({', '.join(stack.children)})", file=sys.stderr, flush=True)
+        while True:
+            time.sleep(3600)
+    except (KeyboardInterrupt, _Stop):
+        pass
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl+C must not leave a child behind
+            signal.signal(signum, signal.SIG_IGN)
+        killed = stack.stop()
+        print(f"stack: stopped{' (killed: ' + ', '.join(killed) + ')' if killed else ''}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
