@@ -11,7 +11,8 @@ COPY manage.py ./
 RUN pip install --no-cache-dir .
 # Static files (Swagger UI's, the web client's) collected once; WhiteNoise serves them from the web processes.
 RUN python manage.py collectstatic --noinput
-RUN useradd --create-home ttr && mkdir -p /app/var && chown -R ttr /app/var
+RUN useradd --create-home ttr && mkdir -p /app/var /metrics && chown -R ttr /app/var /metrics
 USER ttr
 EXPOSE 8000
-CMD ["uvicorn", "ttr_server.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2"]
+CMD ["uvicorn", "ttr_server.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "off", \
+     "--timeout-graceful-shutdown", "20", "--proxy-headers", "--no-server-header"]

@@ -88,6 +88,17 @@ def newest_age(prefix: str) -> float | None:
     return None if newest is None else (timezone.now() - newest).total_seconds()
 
 
+def newest_age_of_host(host: str) -> float | None:
+    """Seconds since the newest heartbeat of a worker on `host` (celery's node names end in `@host`)."""
+    from games.models import Heartbeat
+
+    newest = (
+        Heartbeat.objects.filter(name__startswith="worker:", name__endswith=f"@{host}")
+        .order_by("-at").values_list("at", flat=True).first()
+    )
+    return None if newest is None else (timezone.now() - newest).total_seconds()
+
+
 def beat(name: str) -> None:
     from games.models import Heartbeat
 
