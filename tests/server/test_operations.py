@@ -1,0 +1,189 @@
+"""Health, readiness, metrics, request ids and structured logs (API.md, Operations), in process.
+
+What only a running stack can show (a dependency killed for real, several processes adding up their metrics,
+SIGTERM) is in tests/faults/."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import presence
+from tests.server.helpers import FAST_HASHERS, assert_error, body, choose, seated_game, url
+from ttr_server import health, logs, unavailable
+
+pytestmark = pytest.mark.django_db
+DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+
+
+@pytest.fixture
+def redis_down(settings: Any) -> Iterator[None]:
+    """Redis is unreachable: presence and /readyz must cope (its clients are made anew for the dead address)."""
+    settings.REDIS_URL = DEAD_REDIS
+    presence._redis.cache_clear()
+    yield
+    presence._redis.cache_clear()
+
+
+@pytest.fixture
+def lines() -> Iterator[io.StringIO]:
+    """Every log line written meanwhile, rendered as production renders them (JSON)."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.getLogger().handlers[0].formatter)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield stream
+    root.removeHandler(handler)
+
+
+def parsed(stream: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stream.getvalue().splitlines() if line.startswith("{")]
+
+
+def test_healthz_answers_while_the_process_serves() -> None:
+    response = Client().get("/healthz")
+    assert response.status_code == 200 and body(response) == {"ok": True}
+
+
+def test_health_endpoints_take_only_get() -> None:
+    assert_error(Client().post("/readyz"), 405, "method_not_allowed")
+
+
+def test_health_answers_whatever_host_the_probe_uses() -> None:
+    # a container probes 127.0.0.1 or its own name, which ALLOWED_HOSTS does not list
+    assert Client(HTTP_HOST="10.1.2.3:8000").get("/healthz").status_code == 200
+    assert Client(HTTP_HOST="10.1.2.3:8000").get("/api/games").status_code == 400
+
+
+def test_readyz_wants_a_worker_heartbeat() -> None:
+    answer = Client().get("/readyz")
+    assert answer.status_code == 503 and answer["Retry-After"]
+    assert body(answer)["ok"] is False
+    assert body(answer)["checks"]["worker"] == "down: no worker has reported"
+    assert body(answer)["checks"]["database"] == "ok"
+    health.beat("worker:default0@test")
+    answer = Client().get("/readyz")
+    assert answer.status_code == 200, body(answer)
+    checks = body(answer)["checks"]
+    assert body(answer)["ok"] is True and checks["database"] == checks["worker"] == "ok"
+    assert checks["redis"] in ("ok", "not used")
+
+
+def test_readyz_says_an_old_heartbeat_is_old() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Heartbeat
+
+    Heartbeat.objects.create(name="worker:default0@test", at=timezone.now() - timedelta(seconds=95))
+    checks = body(Client().get("/readyz"))["checks"]
+    assert checks["worker"].startswith("down: the last worker heartbeat is 9")
+
+
+def test_readyz_says_redis_is_down(redis_down: None) -> None:
+    health.beat("worker:default0@test")
+    answer = Client().get("/readyz")
+    assert answer.status_code == 503
+    assert body(answer)["checks"]["redis"].startswith("down: ConnectionError")
+
+
+def test_presence_degrades_while_redis_is_down(redis_down: None, lines: io.StringIO) -> None:
+    table = seated_game("pr")
+    response = table.clients[0].get(url(table.game_id, "state"), HTTP_X_REQUEST_ID="probe-1")
+    assert response.status_code == 200
+    assert body(response)["presence"] == []
+    assert response["X-Request-ID"] == "probe-1"
+    warnings = [line for line in parsed(lines) if line["logger"] == "games.presence"]
+    assert warnings, lines.getvalue()
+    # the line about the game carries the request, the user and the game
+    assert warnings[0]["request_id"] == "probe-1"
+    assert warnings[0]["game"] == table.game_id
+    assert warnings[0]["user"] == "pr0"
+
+
+def test_a_request_id_is_made_when_the_client_sends_none_or_a_bad_one() -> None:
+    first, second = Client().get("/api/games"), Client().get("/api/games", HTTP_X_REQUEST_ID="x" * 200)
+    assert len(first["X-Request-ID"]) == 32 and len(second["X-Request-ID"]) == 32
+    assert first["X-Request-ID"] != second["X-Request-ID"]
+
+
+def test_metrics_count_moves_by_type_and_path_and_requests_by_status() -> None:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    def sample(name: str, **labels: str) -> float:
+        text = Client().get("/metrics").content.decode()
+        for family in text_string_to_metric_families(text):
+            for s in family.samples:
+                if s.name == name and all(s.labels.get(k) == v for k, v in labels.items()):
+                    return float(s.value)
+        return 0.0
+
+    table = seated_game("mt")
+    before = sample("ttr_moves_appended_total", type="keep_tickets", path="http")
+    requests_before = sample("ttr_http_requests_total", method="POST", status="201")
+    seat = table.state()["view"]["deciding_seats"][0]
+    move = choose(table.get(seat, "legal-moves")["moves"], random.Random(1))
+    table.play(seat, move)
+    assert sample("ttr_moves_appended_total", type=move["type"], path="http") >= 1
+    assert sample("ttr_moves_appended_total", type="keep_tickets", path="http") == before + 1
+    assert sample("ttr_http_requests_total", method="POST", status="201") == requests_before + 1
+    assert sample("ttr_games", status="active") >= 1
+    response = Client().get("/metrics")
+    assert response["Content-Type"].startswith("text/plain")
+    assert "ttr_move_seconds_bucket" in response.content.decode()
+
+
+def test_a_service_that_is_down_is_named_through_the_causes() -> None:
+    import psycopg
+    import redis.exceptions
+    from django.db.utils import OperationalError
+
+    try:
+        try:
+            raise psycopg.errors.AdminShutdown("terminating connection due to administrator command")
+        except psycopg.Error as error:
+            raise OperationalError(str(error)) from error
+    except OperationalError as wrapped:
+        assert unavailable.which(wrapped) == "database"
+    assert unavailable.which(redis.exceptions.ConnectionError("refused")) == "redis"
+    assert unavailable.which(ValueError("a bug")) is None
+
+
+def test_a_view_failing_for_a_service_answers_503_with_retry_after(rf: Any) -> None:
+    import redis.exceptions
+
+    def view(request: Any) -> Any:
+        raise redis.exceptions.ConnectionError("Connection refused")
+
+    middleware = unavailable.UnavailableMiddleware(view)
+    request = rf.get("/api/games")
+    try:
+        view(request)
+    except redis.exceptions.ConnectionError as error:
+        response = middleware.process_exception(request, error)
+    assert response is not None
+    assert_error(response, 503, "unavailable")
+    assert response["Retry-After"] == str(unavailable.RETRY_AFTER_SECONDS)
+
+
+def test_log_fields_are_bound_and_cleared() -> None:
+    from structlog.contextvars import get_contextvars
+
+    logs.bind(game="g", seq=4, user=None)
+    assert get_contextvars() == {"game": "g", "seq": 4}
+    logs.clear()
+    assert get_contextvars() == {}
