@@ -280,8 +280,10 @@ def running(stack: Stack) -> Iterator[Stack]:
         stack.stop()
 
 
-def stack_env(var_dir: Path | None = None) -> dict[str, str]:
-    env = dict(os.environ)
+def stack_env(var_dir: Path | None = None, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The children's environment: `base` (this process's by default), with the stack's scratch directory and
+    metrics directory; DATABASE_URL and REDIS_URL are required."""
+    env = dict(os.environ if base is None else base)
     missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not env.get(name)]
     if missing:
         raise SystemExit(

@@ -1,0 +1,206 @@
+"""The production layout on this machine, with the means to break it: for the fault suite and bench/load.py.
+
+`harness()` starts, for one run: a Redis server of its own (on a free port: restarting it disturbs nobody else),
+a scratch PostgreSQL database on the local server (created, migrated, dropped at the end), and the stack of
+ttr_server/stack.py on them (N web processes, the default queue's worker(s), the strong bot's worker(s), beat),
+each process logging JSON lines to `<var>/logs/<name>.log`. Its faults are real: signals to real processes, a
+Redis server killed and started again, PostgreSQL's own `pg_terminate_backend` and `ALLOW_CONNECTIONS`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.server.live import POSTGRES_ADMIN_URL, free_port, scratch_database
+from ttr_server.stack import ROOT, STOP_SECONDS, Stack, stack_env
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+class RedisServer:
+    """A redis-server of this run's own, keeping nothing on disk (as the machine's)."""
+
+    def __init__(self, port: int, log: Path) -> None:
+        self.port, self.log = port, log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            )
+        deadline = time.monotonic() + 10
+        import redis
+
+        while time.monotonic() < deadline:
+            try:
+                redis.Redis.from_url(self.url, socket_timeout=1).ping()
+                return
+            except redis.exceptions.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def restart(self, down_seconds: float) -> None:
+        """Killed outright (everything it held is lost: queued tasks, presence), back after `down_seconds`."""
+        self.stop()
+        time.sleep(down_seconds)
+        self.start()
+
+    def keys(self) -> int:
+        import redis
+
+        return int(redis.Redis.from_url(self.url, socket_timeout=2).dbsize())
+
+
+@dataclass
+class Harness:
+    stack: Stack
+    redis: RedisServer
+    database_url: str
+    var_dir: Path
+    env: dict[str, str]
+
+    @property
+    def urls(self) -> list[str]:
+        return self.stack.urls
+
+    @property
+    def database(self) -> str:
+        return self.database_url.rsplit("/", 1)[1]
+
+    def _admin(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
+            cursor = admin.execute(statement, params)  # type: ignore[arg-type]
+            return cursor.fetchall() if cursor.description else []
+
+    def terminate_connections(self) -> int:
+        """Every app connection to the database, cut by the server (`pg_terminate_backend`); how many."""
+        rows = self._admin(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            self.database,
+        )
+        return len(rows)
+
+    def refuse_connections(self, seconds: float) -> None:
+        """The database is gone for `seconds`: new connections refused, open ones cut."""
+        self._admin(f'ALTER DATABASE "{self.database}" ALLOW_CONNECTIONS false')
+        try:
+            self.terminate_connections()
+            time.sleep(seconds)
+        finally:
+            self._admin(f'ALTER DATABASE "{self.database}" ALLOW_CONNECTIONS true')
+
+    def connections(self) -> int:
+        return int(self._admin("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", self.database)[0][0])
+
+    def metrics(self) -> str:
+        return httpx.get(f"{self.urls[0]}/metrics", timeout=10).text
+
+    def manage(self, *arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "manage.py", *arguments], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=300
+        )
+
+    def log_lines(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Every JSON line every process wrote, with the process's name."""
+        for path in sorted((self.var_dir / "logs").glob("*.log")):
+            for line in path.read_text(errors="replace").splitlines():
+                if line.startswith("{"):
+                    try:
+                        yield path.stem, json.loads(line)
+                    except ValueError:
+                        continue
+
+    def server_errors(self) -> list[str]:
+        """Log lines of a 500 (Django's 'Internal Server Error') or of a socket's unexpected failure."""
+        found = []
+        for name, line in self.log_lines():
+            event = str(line.get("event", ""))
+            if line.get("level") in ("error", "critical") and (
+                (line.get("logger") == "django.request" and "Internal Server Error" in event)
+                or "unexpected error on a game socket" in event
+            ):
+                found.append(f"{name}: {event[:300]} {str(line.get('exception', ''))[-600:]}")
+        return found
+
+
+@contextmanager
+def harness(
+    name: str, *, web: int = 2, workers: int = 1, strong_workers: int = 1, concurrency: int | None = None,
+    extra_env: dict[str, str] | None = None,
+) -> Iterator[Harness]:
+    with tempfile.TemporaryDirectory(prefix=f"{name}-", ignore_cleanup_errors=True) as tmp:
+        var_dir = Path(tmp)
+        (var_dir / "logs").mkdir()
+        redis_server = RedisServer(free_port(), var_dir / "logs" / "redis-server.txt")
+        redis_server.start()
+        try:
+            with scratch_database(name) as database_url:
+                env = {**stack_env_for(database_url, redis_server.url, var_dir), **(extra_env or {})}
+                stack = Stack(
+                    env, web=web, base_port=_free_ports(web), workers=workers, strong_workers=strong_workers,
+                    concurrency=concurrency, log_dir=var_dir / "logs",
+                )
+                stack.migrate()
+                try:
+                    stack.start()
+                    yield Harness(stack, redis_server, database_url, var_dir, env)
+                finally:
+                    killed = stack.stop()
+                assert not killed, f"still running {STOP_SECONDS:.0f} s after SIGTERM (then killed): {killed}"
+        finally:
+            redis_server.stop()
+
+
+def stack_env_for(database_url: str, redis_url: str, var_dir: Path) -> dict[str, str]:
+    env = stack_env(var_dir, {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url})
+    for unset in ("CELERY_BROKER_URL", "TTR_TASK_QUEUE", "TTR_STRONG_QUEUE", "DJANGO_SETTINGS_MODULE"):
+        env.pop(unset, None)  # the stack's own queues (compose's defaults) on its own Redis
+    env.update(DEBUG="0", LOG_FORMAT="json")
+    return env
+
+
+def _free_ports(count: int) -> int:
+    """The first of `count` consecutive free ports."""
+    for _ in range(50):
+        first = free_port()
+        if all(_port_free(first + i) for i in range(count)):
+            return first
+    raise RuntimeError("no free ports")
+
+
+def _port_free(port: int) -> bool:
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
