@@ -142,7 +142,13 @@ class Game {
   async loadScore() {
     try {
       this.score = await get(`/games/${this.id}/score`);
-      await this.loadEvents().catch(() => {}); // game_scored, which a page opened unscored has not heard of
+      // The whole log again: game_scored, which a page opened unscored has not heard of, and the bots' reasons,
+      // which name their tickets and so are read by the other seats only once the game is over.
+      const all = await get(`/games/${this.id}/events?after=0`).catch(() => null);
+      if (all) {
+        this.events = all.events;
+        this.renderLog();
+      }
       this.closed = true; // nothing more can happen in this game
       this.socket?.close();
       this.render();

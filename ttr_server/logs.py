@@ -25,6 +25,7 @@ QUIET = {  # loggers that say nothing useful at INFO: their warnings and errors 
     "celery.beat": "WARNING",
     "uvicorn.access": "INFO" if os.environ.get("LOG_ACCESS") == "1" else "WARNING",
     "django.channels.server": "WARNING",
+    "httpx": "WARNING",  # a client's line a request (tests, benchmarks)
 }
 
 

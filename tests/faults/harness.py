@@ -99,6 +99,13 @@ class Harness:
             cursor = admin.execute(statement, params)  # type: ignore[arg-type]
             return cursor.fetchall() if cursor.description else []
 
+    def query(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+        """A query on the stack's database, on a connection of its own."""
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as connection:
+            return connection.execute(statement, params).fetchall()  # type: ignore[arg-type]
+
     def terminate_connections(self) -> int:
         """Every app connection to the database, cut by the server (`pg_terminate_backend`); how many."""
         rows = self._admin(

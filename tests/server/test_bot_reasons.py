@@ -1,6 +1,7 @@
 """Every bot move says why (Event.reason): stored on the move's first event row, covered by the row's hash,
 shown as "reason" in /events and the audit log; people's moves and the rest of a move's rows carry none, and
-rows written before reasons existed still verify."""
+rows written before reasons existed still verify. A reason names the bot's tickets, so until the game ends only
+its own seat's viewer reads it (RULES.md X-SEC-1)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
 from games.log import row_hash
 from games.models import Event
@@ -38,8 +40,18 @@ def game_against_a_greedy_bot(moves: int) -> tuple[Any, str]:
     return ann, game["id"]
 
 
-def test_a_bot_move_s_first_event_says_why_and_a_person_s_moves_say_nothing() -> None:
+def test_the_other_seats_and_spectators_read_no_reason_while_the_game_is_played() -> None:
+    # X-SEC-1: "keeps tickets Denver–El Paso" and "ticket Denver–El Paso needs it" would tell the bot's tickets
     ann, game_id = game_against_a_greedy_bot(12)
+    assert Event.objects.filter(game_id=game_id).exclude(reason="").exists()
+    for reader in (ann, APIClient()):
+        events = body(reader.get(url(game_id, "events"), {"after": 0}))["events"]
+        assert events and not [e for e in events if "reason" in e]
+
+
+def test_a_bot_move_s_first_event_says_why_and_a_person_s_moves_say_nothing() -> None:
+    ann, game_id = game_against_a_greedy_bot(1000)
+    assert body(ann.get(url(game_id)))["status"] == "finished"
     events = body(ann.get(url(game_id, "events"), {"after": 0}))["events"]
     explained = [e for e in events if "reason" in e]
     assert explained and all(isinstance(e["reason"], str) and e["reason"] for e in explained)
