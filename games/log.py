@@ -161,8 +161,8 @@ def project(row: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
     if row.commitment:
         visible["commitment"] = row.commitment
     projected = {"seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": visible}
-    # A bot's move: why it made it. Its words name the seat's tickets ("keeps tickets Berlin–Roma", "ticket
-    # Berlin–Roma needs it"), so only that seat's viewer reads them before the game ends; then everyone does.
+    # A bot's move: why it made it. Its words name the seat's tickets ("keeps tickets Berlin-Roma", "ticket
+    # Berlin-Roma needs it"), so only that seat's viewer reads them before the game ends; then everyone does.
     if row.reason and (finished or (viewer is not None and viewer == row.seat)):
         projected["reason"] = row.reason
     return projected

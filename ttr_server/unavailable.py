@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connections
 from django.db import utils as db_utils
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
@@ -85,20 +86,43 @@ def log(service: str, exc: BaseException, request: HttpRequest | None = None) ->
 
 
 class UnavailableMiddleware:
-    """Outside DRF: a view that raised because a service is down answers 503."""
+    """A view that raised because a service is down answers 503 (DRF hands such errors on to Django).
+
+    A database connection cut under a request (the server restarted, `pg_terminate_backend`) is tried once more
+    on a fresh connection when running the request again is harmless: a read, or a move, whose `expected_seq`
+    makes a second try of a move that did commit a `409 stale_seq`, never a second move. The pool checks each
+    connection before handing it out, so the second try does not meet a dead one."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        retryable = _retryable(request)
+        if retryable and request.method == "POST":
+            request.body  # noqa: B018  (read and kept: a second try parses the same body)
+        answer = self.get_response(request)
+        if retryable and getattr(request, "_ttr_unavailable", None) == "database":
+            for connection in connections.all(initialized_only=True):
+                connection.close_if_unusable_or_obsolete()
+            request._ttr_retried = True  # type: ignore[attr-defined]
+            answer = self.get_response(request)
+        return answer
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         service = which(exc)
         if service is None:
             return None
+        first = not getattr(request, "_ttr_retried", False)
+        if first and service == "database" and _retryable(request):
+            request._ttr_unavailable = service  # type: ignore[attr-defined]
+            logger.info("database connection lost under %s %s: trying once more", request.method, request.path)
+            return response(service)  # replaced by the second try's answer
         log(service, exc, request)
         return response(service)
+
+
+def _retryable(request: HttpRequest) -> bool:
+    return request.method in ("GET", "HEAD", "OPTIONS") or (request.method == "POST" and request.path.endswith("/moves"))
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -22,6 +22,7 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
+from django.db import close_old_connections
 from rest_framework.exceptions import NotAuthenticated
 
 from games import log, presence, selectors, services
@@ -30,10 +31,11 @@ from games.models import Game
 from games.notify import group_name
 from games.realtime import messages
 from games.realtime.hub import Appended, announce, deadline_of, hub, layer_call, run_sync
-from ttr_server import logs, metrics
+from ttr_server import logs, metrics, unavailable
 
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
+CLOSE_TRY_AGAIN = 1013  # RFC 6455: the database is briefly unavailable
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -59,13 +61,24 @@ class GameConsumer(AsyncWebsocketConsumer):
             except services.ServiceError as error:
                 await self.refuse(messages.error_body(error)[1], CLOSE_NOT_FOUND)
                 return
+            except Exception as error:
+                if unavailable.which(error) is None:
+                    raise
+                await self.refuse(messages.error_body(error)[1], CLOSE_TRY_AGAIN)  # the client reconnects
+                return
             # Listen before reading the state: a move committed meanwhile is then heard, never missed.
             await layer_call(self.channel_layer.group_add(group_name(self.game_id), self.channel_name), "listen")
             hub.add(self)
             self.joined = True
             if self.seat is not None:
                 await announce(self.game_id, await presence.arrive(self.game_id, self.seat, self.channel_name))
-            state = await run_sync(self._state)
+            try:
+                state = await run_sync(self._state)
+            except Exception as error:
+                if unavailable.which(error) is None:
+                    raise
+                await self.refuse(messages.error_body(error)[1], CLOSE_TRY_AGAIN)
+                return
             self.cursor = self.wanted = max(self.wanted, state["seq"])
             self.presence_sent = state["presence"]
             await self.send_json(
@@ -137,6 +150,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             if not self.joined or isinstance(error, OSError):  # the client went away meanwhile: nothing to tell
                 logger.debug("a socket of game %s closed while events were sent to it", self.game_id)
                 return
+            if (service := unavailable.which(error)) is not None:  # the next notice or poll tries again
+                logger.warning("events not sent to a socket: the %s is unavailable", service)
+                return
             logger.exception("could not send events to a socket of game %s", self.game_id)
 
     async def _send_events_after(self, after: int, *, resync: bool = False) -> bool:
@@ -195,15 +211,25 @@ class GameConsumer(AsyncWebsocketConsumer):
         """The `move_result` answer, and what the move appended (None when refused, or when it ended the game:
         the sockets then read the finished game from the database)."""
         try:
-            if not self.user.is_authenticated:
-                raise NotAuthenticated()
-            game = selectors.game_row(self.game_id)
-            with metrics.moves_via("socket"):
-                played = services.game_play(game, self.user, request["expected_seq"], move_from_dict(request["move"]))
+            played, game = self._try_play(request)
         except Exception as error:
-            return _refused_move(messages.refused(error)), None
+            if unavailable.which(error) != "database":
+                return _refused_move(messages.refused(error)), None
+            close_old_connections()  # a connection cut under the move: once more on a fresh one (as over HTTP)
+            try:
+                played, game = self._try_play(request)
+            except Exception as again:
+                return _refused_move(messages.refused(again)), None
         appended = None if played.finished else Appended(game, list(played.rows), request["expected_seq"], deadline_of(game))
         return {"type": "move_result", "ok": True, "seq": played.seq}, appended
+
+    def _try_play(self, request: dict[str, Any]) -> tuple[services.Played, Game]:
+        if not self.user.is_authenticated:
+            raise NotAuthenticated()
+        game = selectors.game_row(self.game_id)
+        with metrics.moves_via("socket"):
+            played = services.game_play(game, self.user, request["expected_seq"], move_from_dict(request["move"]))
+        return played, game
 
     async def resync(self, after: int) -> None:
         async with self.lock:
