@@ -128,3 +128,16 @@ def test_the_readme_curl_walkthrough_plays_when_pasted_and_again_when_pasted_twi
     token = httpx.post(f"{server.api}/auth/token", json={"username": "ada", "password": "correct-horse-9"}).json()
     games = httpx.get(f"{server.api}/games", params={"mine": 1}, headers={"Authorization": f"Token {token['token']}"})
     assert len(games.json()["results"]) == 2
+
+
+def test_an_idle_server_writes_json_lines_that_say_something(server: LiveServer) -> None:
+    """Under `make run` the sweep runs every second: it must not write a line each time (5,390 lines in 11
+    minutes buried "serving on"). Every line a process logs is one JSON object."""
+    time.sleep(4)  # four sweeps at least
+    log = (server.var_dir / "server.log").read_text(errors="replace")
+    assert "serving on http://" in log
+    assert "bots.tasks.sweep" not in log.split("[tasks]")[-1], log[-3000:]
+    assert "Scheduler: Sending due task" not in log
+    lines = [line for line in log.splitlines() if line.startswith("{")]
+    assert lines and all(json.loads(line)["event"] for line in lines)
+    assert not [line for line in lines if json.loads(line)["level"] in ("error", "critical")], lines
