@@ -14,10 +14,12 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import path
 
 from games import presence
 from tests.server.helpers import FAST_HASHERS, assert_error, body, choose, seated_game, url
 from ttr_server import health, logs, unavailable
+from ttr_server import urls as project_urls
 
 pytestmark = pytest.mark.django_db
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
@@ -187,3 +189,39 @@ def test_log_fields_are_bound_and_cleared() -> None:
     assert get_contextvars() == {"game": "g", "seq": 4}
     logs.clear()
     assert get_contextvars() == {}
+
+
+def _boom(request: Any, game_id: str) -> Any:
+    raise RuntimeError("a bug")
+
+
+urlpatterns = [path("boom/<uuid:game_id>", _boom)]  # this module is the urlconf of the tests below
+handler500 = project_urls.handler500  # the project's 500 handler, as ttr_server/urls.py names it
+
+
+def test_a_500_logs_its_traceback_once_with_the_request_and_the_game(settings: Any, lines: io.StringIO) -> None:
+    settings.ROOT_URLCONF = __name__
+    game = "7d3b8a52-8a6b-4a7e-9d7c-2f5d9f0f5b11"
+    response = Client(raise_request_exception=False).get(f"/boom/{game}", HTTP_X_REQUEST_ID="req-500")
+    assert_error(response, 500, "server_error")
+    errors = [line for line in parsed(lines) if line["level"] == "error"]
+    assert len(errors) == 1, errors
+    assert errors[0]["request_id"] == "req-500" and errors[0]["game"] == game
+    assert "RuntimeError: a bug" in errors[0]["exception"] and "Traceback" in errors[0]["exception"]
+
+
+def test_a_500_caused_by_a_service_that_is_down_is_a_503(settings: Any, lines: io.StringIO) -> None:
+    import redis.exceptions
+
+    def down(request: Any, game_id: str) -> Any:
+        raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    settings.ROOT_URLCONF = __name__
+    urlpatterns.append(path("down/<uuid:game_id>", down))
+    try:
+        response = Client(raise_request_exception=False).get("/down/7d3b8a52-8a6b-4a7e-9d7c-2f5d9f0f5b11")
+    finally:
+        urlpatterns.pop()
+    assert_error(response, 503, "unavailable")
+    assert response["Retry-After"] and body(response)["service"] == "redis"
+    assert not [line for line in parsed(lines) if "Traceback" in str(line.get("exception", ""))]
