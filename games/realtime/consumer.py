@@ -188,8 +188,9 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.resync(messages.resync_after(message))
         except messages.Refused as refused:
             await self.send_json({"type": "error", "status": refused.status, "error": refused.body})
-        except Exception as error:  # a bug: say so, keep the socket
-            await self.send_json({"type": "error", "status": 500, "error": messages.error_body(error)[1]})
+        except Exception as error:  # a bug, or the database gone meanwhile (503): say so, keep the socket
+            status, body = messages.error_body(error)
+            await self.send_json({"type": "error", "status": status, "error": body})
 
     async def move(self, message: dict[str, Any]) -> None:
         try:

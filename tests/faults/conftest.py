@@ -23,11 +23,11 @@ def missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def stack(request: pytest.FixtureRequest) -> Iterator[Harness]:
     if (why := missing()) is not None:
         pytest.skip(why)
-    name = f"ttr_faults_{os.getpid()}_{request.module.__name__.rsplit('.', 1)[-1][5:]}"
+    name = f"ttr_faults_{os.getpid()}"
     extra = {"AUTH_THROTTLE_RATE": "100000/min", "TTR_STRONG_SECONDS": "0.3", "TTR_LOST_TASK_SECONDS": "3"}
     with harness(name, web=2, workers=1, strong_workers=1, concurrency=1, extra_env=extra) as running:
         yield running

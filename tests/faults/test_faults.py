@@ -32,7 +32,7 @@ def test_every_game_survives_every_fault(stack: Harness) -> None:
 @pytest.mark.parametrize("fault", ["database_refused"])
 def test_a_database_that_refuses_connections_costs_503s_not_500s(stack: Harness, fault: str) -> None:
     report = scenario.run(
-        stack, games=3, seed=11, players=(2, 2), think=(0.0, 0.02), socket_share=0.5, strong_share=0.0,
+        stack, games=2, seed=11, players=(2, 2), think=(0.0, 0.02), socket_share=0.5, strong_share=0.0,
         bot_levels=("greedy",), users=6, faults=[fault], gap=1.0, first_after=2.0, stall_seconds=120,
         score_seconds=120,
     )
