@@ -225,3 +225,21 @@ def test_a_500_caused_by_a_service_that_is_down_is_a_503(settings: Any, lines: i
     assert_error(response, 503, "unavailable")
     assert response["Retry-After"] and body(response)["service"] == "redis"
     assert not [line for line in parsed(lines) if "Traceback" in str(line.get("exception", ""))]
+
+
+def test_the_containers_health_checks_read_the_heartbeats() -> None:
+    import socket
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    for what in ("worker", "sweep"):
+        with pytest.raises(CommandError, match="no heartbeat"):
+            call_command("alive", what)
+    health.beat("worker:default0@another-host")
+    with pytest.raises(CommandError):  # a worker of another container does not make this one healthy
+        call_command("alive", "worker")
+    health.beat(f"worker:default0@{socket.gethostname()}")
+    health.beat("sweep")
+    call_command("alive", "worker")
+    call_command("alive", "sweep")
