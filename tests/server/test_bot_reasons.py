@@ -41,7 +41,7 @@ def game_against_a_greedy_bot(moves: int) -> tuple[Any, str]:
 
 
 def test_the_other_seats_and_spectators_read_no_reason_while_the_game_is_played() -> None:
-    # X-SEC-1: "keeps tickets Denver–El Paso" and "ticket Denver–El Paso needs it" would tell the bot's tickets
+    # X-SEC-1: "keeps tickets Denver-El Paso" and "ticket Denver-El Paso needs it" would tell the bot's tickets
     ann, game_id = game_against_a_greedy_bot(12)
     assert Event.objects.filter(game_id=game_id).exclude(reason="").exists()
     for reader in (ann, APIClient()):
