@@ -6,7 +6,8 @@ ttr_server/observe.py, game sockets in games/realtime/consumer.py, tasks in ttr_
 `LOG_FORMAT=console` writes the same lines for a human (`make run` in a terminal does).
 
 Lines that say nothing are not written: Celery's "received" and "succeeded" per task (the sweep runs every second),
-beat's "sending due task", uvicorn's access lines (the request metrics count them; LOG_ACCESS=1 brings them back).
+beat's "sending due task", uvicorn's access lines and Django's line a 4xx (the metrics count them); LOG_TASKS=1 and
+LOG_ACCESS=1 bring back the tasks' and the requests' lines.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import Any
 import structlog
 from structlog.contextvars import bind_contextvars, clear_contextvars, merge_contextvars
 
+_TASK_LINES = "INFO" if os.environ.get("LOG_TASKS") == "1" else "WARNING"
 QUIET = {  # loggers that say nothing useful at INFO: their warnings and errors still show
-    "celery.app.trace": "WARNING",
-    "celery.worker.strategy": "WARNING",
+    "celery.app.trace": _TASK_LINES,  # "Task ... succeeded in 0.01s" (LOG_TASKS=1 brings them back)
+    "celery.worker.strategy": _TASK_LINES,  # "Task ... received"
     "celery.beat": "WARNING",
     "uvicorn.access": "INFO" if os.environ.get("LOG_ACCESS") == "1" else "WARNING",
     "django.channels.server": "WARNING",
+    "django.request": "ERROR",  # not a line a 4xx (a 409 stale_seq is a client's everyday): /metrics counts them
     "httpx": "WARNING",  # a client's line a request (tests, benchmarks)
 }
 

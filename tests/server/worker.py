@@ -35,6 +35,7 @@ def worker_env(**extra: str) -> dict[str, str]:
         REDIS_URL=settings.REDIS_URL,
         TTR_TASK_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
         PYTHONUNBUFFERED="1",
+        LOG_TASKS="1",  # the tests read the worker's "received" and "succeeded" lines
         **extra,
     )
     env.pop("CELERY_BROKER_URL", None)
