@@ -190,7 +190,8 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 
 # Celery: Redis when REDIS_URL is set, otherwise a broker that needs no server.
 # ttrfs: kombu's filesystem transport with atomic writes (ttr_server/broker.py).
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "ttrfs://")
+# "localhost": the filesystem transport has no host, but kombu warns on every connection without one
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "ttrfs://localhost//")
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {}
     if REDIS_URL or "CELERY_BROKER_URL" in os.environ
