@@ -7,7 +7,6 @@ legitimate way to know a ticket id is to have been dealt it. After the end every
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from games.engine import load_board
 from games.engine.cards import total
 from games.models import Event, Game
 from tests.server.helpers import FAST_HASHERS, Table, body, choose, register, seated_game, url
+from tests.traffic import walk
 
 pytestmark = pytest.mark.django_db
 
@@ -30,18 +30,6 @@ PLAYER_KEYS_ALLOWED_TYPES = (int, bool, type(None))
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = FAST_HASHERS
-
-
-def walk(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
-    """Every (path, value) inside a JSON value, dict keys included as values."""
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield f"{path}.{key}#key", key
-            yield from walk(item, f"{path}.{key}")
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from walk(item, f"{path}[{i}]")
 
 
 class Watcher:
