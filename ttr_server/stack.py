@@ -326,6 +326,7 @@ def main(argv: list[str] | None = None) -> None:
         concurrency=args.concurrency, beat=not args.no_beat, restart=not args.no_restart, log_dir=args.log_dir,
     )
     signal.signal(signal.SIGTERM, _raise_stop)
+    signal.signal(signal.SIGINT, _raise_stop)  # even where it was inherited ignored (a background job's)
     try:
         stack.migrate()
         stack.start()
