@@ -15,6 +15,7 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from celery import current_app
@@ -25,6 +26,11 @@ logger = logging.getLogger(__name__)
 
 PLAY_BOT_TURNS = "bots.tasks.play_bot_turns"
 SCORE_GAME = "games.tasks.score_game"
+
+
+# Set by games/realtime/hub.py when it is imported (a process that serves sockets): how a notice reaches this
+# process's sockets through the in-memory layer. Registered from below, so nothing here imports the realtime code.
+local_post: Callable[[str, dict[str, Any]], None] | None = None
 
 
 def group_name(game_id: Any) -> str:
@@ -38,9 +44,8 @@ def game_moved(game_id: Any, seq: int) -> None:
     if layer is None:
         return
     if isinstance(layer, InMemoryChannelLayer):
-        from games.realtime import hub
-
-        hub.post(group_name(game_id), message)  # only this process's sockets can hear it
+        if local_post is not None:  # only this process's sockets can hear it (none: nobody to tell)
+            local_post(group_name(game_id), message)
     else:
         _sender().send(group_name(game_id), message)
 

@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import clocks, log, presence, selectors, states
+from games import clocks, log, notify, presence, selectors, states
 from games.models import Event, Game
 from games.notify import group_name
 from ttr_server import metrics, unavailable
@@ -184,3 +184,6 @@ def post(group: str, message: dict[str, Any]) -> None:
         loop.create_task(layer.group_send(group, message))
 
     loop.call_soon_threadsafe(send)
+
+
+notify.local_post = post  # the in-memory layer's notices reach this process's sockets through here
