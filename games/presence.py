@@ -28,6 +28,8 @@ from typing import Any
 
 from django.conf import settings
 
+from ttr_server import unavailable
+
 TTL_SECONDS = 60
 RENEW_SECONDS = 20
 REDIS_TIMEOUT_SECONDS = 2  # a read or a change that takes longer is given up (presence never holds a request up)
@@ -153,7 +155,7 @@ async def _apply(game_id: Any, op: str, seat: int, connection: str) -> Change:
     keys = [_key(game_id), _key(game_id) + ":version"]
     try:
         answer = await client.eval(_SCRIPT, 2, *keys, now, op, member, now + TTL_SECONDS, TTL_SECONDS * 2)
-    except REDIS_DOWN as error:
+    except unavailable.redis_errors() as error:
         _skipped(error)
         return Change([], 0, changed=False)
     return _change(answer)
@@ -181,20 +183,11 @@ def seats(game_id: Any) -> list[int]:
         return _local.seats(str(game_id), now)
     try:
         return _seats(_redis().zrangebyscore(_key(game_id), now, "+inf"))
-    except REDIS_DOWN as error:
+    except unavailable.redis_errors() as error:
         _skipped(error)
         return []
 
 
-def _redis_down() -> tuple[type[Exception], ...]:
-    try:
-        import redis.exceptions
-    except ImportError:  # never with REDIS_URL set: redis is a dependency
-        return ()
-    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError)
-
-
-REDIS_DOWN = _redis_down()
 _last_warning = 0.0
 
 

@@ -80,22 +80,13 @@ def _worker() -> str:
     return "ok"
 
 
-def newest_age(prefix: str) -> float | None:
-    """Seconds since the newest heartbeat whose name starts with `prefix`, or None when there is none."""
+def newest_age(prefix: str, suffix: str = "") -> float | None:
+    """Seconds since the newest heartbeat whose name starts with `prefix` (and ends with `suffix`: a worker's
+    node name ends in `@host`), or None when there is none."""
     from games.models import Heartbeat
 
-    newest = Heartbeat.objects.filter(name__startswith=prefix).order_by("-at").values_list("at", flat=True).first()
-    return None if newest is None else (timezone.now() - newest).total_seconds()
-
-
-def newest_age_of_host(host: str) -> float | None:
-    """Seconds since the newest heartbeat of a worker on `host` (celery's node names end in `@host`)."""
-    from games.models import Heartbeat
-
-    newest = (
-        Heartbeat.objects.filter(name__startswith="worker:", name__endswith=f"@{host}")
-        .order_by("-at").values_list("at", flat=True).first()
-    )
+    beats = Heartbeat.objects.filter(name__startswith=prefix, name__endswith=suffix)
+    newest = beats.order_by("-at").values_list("at", flat=True).first()
     return None if newest is None else (timezone.now() - newest).total_seconds()
 
 
@@ -165,25 +156,20 @@ class _GamesCollector:
     """Games by status, counted when scraped (from the database; nothing when it is down)."""
 
     def collect(self) -> Iterator[Any]:
+        from django.db.models import Count
         from prometheus_client.core import GaugeMetricFamily
 
         from games.models import Game
 
         family = GaugeMetricFamily("ttr_games", "Games by status", labels=["status"])
         try:
-            counts = _game_counts(Game)
+            counts = dict(Game.objects.values("status").annotate(n=Count("pk")).values_list("status", "n"))
         except Exception as error:
             logger.warning("games by status not counted: %s", type(error).__name__)
             return
         for status in Game.Status.values:
             family.add_metric([status], counts.get(status, 0))
         yield family
-
-
-def _game_counts(game_model: Any) -> dict[str, int]:
-    from django.db.models import Count
-
-    return {row["status"]: row["n"] for row in game_model.objects.values("status").annotate(n=Count("pk"))}
 
 
 def metrics_view(request: HttpRequest) -> HttpResponse:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from django.db import connections
@@ -25,6 +26,7 @@ logger = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 2
 
 
+@cache
 def _database_errors() -> tuple[type[BaseException], ...]:
     found: list[type[BaseException]] = [db_utils.OperationalError, db_utils.InterfaceError]
     try:
@@ -37,12 +39,15 @@ def _database_errors() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
-def _redis_errors() -> tuple[type[BaseException], ...]:
+@cache
+def redis_errors() -> tuple[type[BaseException], ...]:
+    """What redis-py raises while Redis is down, restarting or loading."""
     import redis.exceptions
 
     return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError)
 
 
+@cache
 def _broker_errors() -> tuple[type[BaseException], ...]:
     import kombu.exceptions
 
@@ -51,7 +56,7 @@ def _broker_errors() -> tuple[type[BaseException], ...]:
 
 _KINDS: list[tuple[str, Callable[[], tuple[type[BaseException], ...]]]] = [
     ("database", _database_errors),
-    ("redis", _redis_errors),
+    ("redis", redis_errors),
     ("broker", _broker_errors),
 ]
 

@@ -57,7 +57,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         async with self.lock:
             try:
-                self.seat = await run_sync(self._seat)
+                state = await self._join()
             except services.ServiceError as error:
                 await self.refuse(messages.error_body(error)[1], CLOSE_NOT_FOUND)
                 return
@@ -65,19 +65,6 @@ class GameConsumer(AsyncWebsocketConsumer):
                 if unavailable.which(error) is None:
                     raise
                 await self.refuse(messages.error_body(error)[1], CLOSE_TRY_AGAIN)  # the client reconnects
-                return
-            # Listen before reading the state: a move committed meanwhile is then heard, never missed.
-            await layer_call(self.channel_layer.group_add(group_name(self.game_id), self.channel_name), "listen")
-            hub.add(self)
-            self.joined = True
-            if self.seat is not None:
-                await announce(self.game_id, await presence.arrive(self.game_id, self.seat, self.channel_name))
-            try:
-                state = await run_sync(self._state)
-            except Exception as error:
-                if unavailable.which(error) is None:
-                    raise
-                await self.refuse(messages.error_body(error)[1], CLOSE_TRY_AGAIN)
                 return
             self.cursor = self.wanted = max(self.wanted, state["seq"])
             self.presence_sent = state["presence"]
@@ -88,6 +75,18 @@ class GameConsumer(AsyncWebsocketConsumer):
                 }
             )
         self.wake(self.wanted)
+
+    async def _join(self) -> dict[str, Any]:
+        """Find the user's seat, listen to the game, say the seat is present; the state as the user may see it."""
+        self.seat = await run_sync(self._seat)
+        # Listen before reading the state: a move committed meanwhile is then heard, never missed.
+        await layer_call(self.channel_layer.group_add(group_name(self.game_id), self.channel_name), "listen")
+        hub.add(self)
+        self.joined = True
+        if self.seat is not None:
+            await announce(self.game_id, await presence.arrive(self.game_id, self.seat, self.channel_name))
+        state: dict[str, Any] = await run_sync(self._state)
+        return state
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand `message` to its handler, without channels' `aclose_old_connections()` first.
