@@ -26,8 +26,13 @@ from prometheus_client import Counter, Gauge, Histogram, values
 DIRECTORY_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 
 
+def identity_of(pid: int) -> str:
+    """The name a process of this host gives its files (for the supervisor of a process that was killed)."""
+    return f"{socket.gethostname()}-{pid}"
+
+
 def _identity() -> str:
-    return f"{socket.gethostname()}-{os.getpid()}"
+    return identity_of(os.getpid())
 
 
 if os.environ.get(DIRECTORY_VARIABLE):
@@ -72,9 +77,10 @@ def directory() -> Path | None:
     return Path(value) if value else None
 
 
-def forget_process(identity: str) -> None:
-    """Drop the live gauges of a process that is gone (its counters stay)."""
-    folder = directory()
+def forget_process(identity: str, folder: Path | None = None) -> None:
+    """Drop the live gauges of a process that is gone (its counters stay). `folder`: this process's directory
+    when None."""
+    folder = folder or directory()
     if folder is not None:
         for path in folder.glob(f"gauge_live*_{identity}.db"):
             path.unlink(missing_ok=True)
@@ -87,9 +93,10 @@ def forget_this_process() -> None:
 atexit.register(forget_this_process)  # a process that ends normally takes its open sockets with it
 
 
-def empty_directory() -> None:
-    """Start afresh (the stack and `make run` do, before starting anything)."""
-    folder = directory()
+def empty_directory(folder: Path | None = None) -> None:
+    """Start afresh (the stack and `make run` do, before starting anything). `folder`: this process's directory
+    when None."""
+    folder = folder or directory()
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
         for path in folder.glob("*.db"):

@@ -11,7 +11,8 @@ SIGTERM or Ctrl+C stops them all: the web processes finish the requests under wa
 is killed, and nothing started here outlives the stack.
 
 The `Stack` class is the same thing as a library, for the load benchmark and the fault suite: start, stop, kill
-or restart one process by name, and read each one's pid and memory. It never imports Django.
+or restart one process by name, and read each one's pid and memory. It never imports Django (its metrics
+module only to empty the metrics directory and drop a killed child's live gauges).
 """
 
 from __future__ import annotations
@@ -24,13 +25,11 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from ttr_server import children
+from ttr_server import children, metrics
 
 ROOT = Path(__file__).resolve().parent.parent
 RESTART_SECONDS = 1.0
@@ -120,6 +119,11 @@ class Stack:
         self.children[name] = Child(name, argv, url)
 
     @property
+    def metrics_directory(self) -> Path | None:
+        value = self.env.get(metrics.DIRECTORY_VARIABLE)
+        return Path(value) if value else None
+
+    @property
     def urls(self) -> list[str]:
         return [c.url for c in self.children.values() if c.url]
 
@@ -128,11 +132,8 @@ class Stack:
 
     def start(self) -> None:
         """Empty the metrics directory, start every process, wait until every web process is ready."""
-        metrics_dir = self.env.get("PROMETHEUS_MULTIPROC_DIR")
-        if metrics_dir:
-            Path(metrics_dir).mkdir(parents=True, exist_ok=True)
-            for stale in Path(metrics_dir).glob("*.db"):
-                stale.unlink()
+        if (folder := self.metrics_directory) is not None:
+            metrics.empty_directory(folder)
         for child in self.children.values():
             self._spawn(child)
         self._watcher = threading.Thread(target=self._watch, name="stack-watch", daemon=True)
@@ -162,7 +163,8 @@ class Stack:
                 for child in self.children.values():
                     if child.process is None or child.running() or child.expected_down or self.stopping:
                         continue
-                    _forget_gauges(self.env, child.pid)
+                    if child.pid is not None and (folder := self.metrics_directory) is not None:
+                        metrics.forget_process(metrics.identity_of(child.pid), folder)  # it could not itself
                     if self.restart:
                         time.sleep(RESTART_SECONDS)
                         if not self.stopping:
@@ -260,24 +262,6 @@ def _rss(pid: int) -> int:
     except OSError:
         pass
     return 0
-
-
-def _forget_gauges(env: dict[str, str], pid: int | None) -> None:
-    """A killed process cannot remove its live gauges (open sockets): its supervisor does."""
-    folder = env.get("PROMETHEUS_MULTIPROC_DIR")
-    if folder and pid is not None:
-        for path in Path(folder).glob(f"gauge_live*-{pid}.db"):
-            path.unlink(missing_ok=True)
-
-
-@contextmanager
-def running(stack: Stack) -> Iterator[Stack]:
-    stack.migrate()
-    try:
-        stack.start()
-        yield stack
-    finally:
-        stack.stop()
 
 
 def stack_env(var_dir: Path | None = None, base: dict[str, str] | None = None) -> dict[str, str]:
