@@ -179,7 +179,7 @@ def soak(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
 
     thread = threading.Thread(target=sampler, daemon=True)
     thread.start()
-    waves, finished, problems, fivexx = 0, 0, 0, 0
+    waves, finished, unfinished, fivexx = 0, 0, 0, 0
     moves0, started = moves_appended(h), time.monotonic()
     while time.monotonic() < end:
         recorder = traffic.Recorder(keep_bodies=False)
@@ -191,14 +191,14 @@ def soak(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
         waves += 1
         finished += sum(1 for r in records if r.finished)
         fivexx += traffic.summary(recorder)["5xx"]
-        problems += sum(1 for r in records if not r.finished)
+        unfinished += sum(1 for r in records if not r.finished)
     stop.set()
     thread.join()
     samples.append(sample(h))
     appended = sum(moves_appended(h).values()) - sum(moves0.values())
     return {
         "phase": "soak", "minutes": round((time.monotonic() - started) / 60, 1), "waves": waves,
-        "finished": finished, "unfinished": problems, "5xx": fivexx, "moves_appended": appended,
+        "finished": finished, "unfinished": unfinished, "5xx": fivexx, "moves_appended": appended,
         "start": samples[0], "end": samples[-1], "samples": samples,
     }
 

@@ -93,18 +93,12 @@ class Harness:
         return self.database_url.rsplit("/", 1)[1]
 
     def _admin(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
-        import psycopg
-
-        with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True) as admin:
-            cursor = admin.execute(statement, params)  # type: ignore[arg-type]
-            return cursor.fetchall() if cursor.description else []
+        """A statement on the server's maintenance database (what no app connection may be cut from)."""
+        return _execute(POSTGRES_ADMIN_URL, statement, params)
 
     def query(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
         """A query on the stack's database, on a connection of its own."""
-        import psycopg
-
-        with psycopg.connect(self.database_url, autocommit=True) as connection:
-            return connection.execute(statement, params).fetchall()  # type: ignore[arg-type]
+        return _execute(self.database_url, statement, params)
 
     def terminate_connections(self) -> int:
         """Every app connection to the database, cut by the server (`pg_terminate_backend`); how many."""
@@ -155,6 +149,14 @@ class Harness:
             ):
                 found.append(f"{name}: {event[:300]} {str(line.get('exception', ''))[-600:]}")
         return found
+
+
+def _execute(url: str, statement: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        cursor = connection.execute(statement, params)  # type: ignore[arg-type]
+        return cursor.fetchall() if cursor.description else []
 
 
 @contextmanager
