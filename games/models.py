@@ -18,6 +18,7 @@ from django.utils.functional import cached_property
 
 MAP_CHOICES = [("europe", "Europe"), ("usa", "USA")]
 BOT_LEVELS = ["random", "greedy", "strong"]
+SPEED_CHOICES = [("live", "Live"), ("daily", "Daily")]
 GENESIS_HASH = "0" * 64
 
 
@@ -32,6 +33,13 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField()
     ranked = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # Time control (API.md, Playing by day): "live" has `turn_seconds` a decision; "daily" has `days_per_move` a
+    # decision and a bank of `bank_days` each player draws on once a decision's days are spent (games/clocks.py).
+    speed = models.CharField(max_length=8, choices=SPEED_CHOICES, default="live")
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    private = models.BooleanField(default=False)  # not listed in the lobby; seats by invitation
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # The bot level that plays a seat whose time ran out or whose player resigned (X-TIME-1).
     fallback_bot = models.CharField(max_length=16, default="greedy")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True)
@@ -74,6 +82,8 @@ class Seat(models.Model):
     # Set when the seat's player resigns: the level of the bot that plays the seat from then on (the
     # `seat_resigned` event in the log is the record; this copy lets a move find the bots without a replay).
     stand_in = models.CharField(max_length=16, null=True, blank=True)
+    # The seq the seat's player last looked at (GET /state, the game's socket): /api/me/games counts what is new.
+    seen_seq = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["number"]
@@ -208,3 +218,92 @@ class Heartbeat(models.Model):
 
     name = models.CharField(max_length=200, primary_key=True)  # "worker:<celery hostname>" or "sweep"
     at = models.DateTimeField()
+
+
+# Playing by day (API.md): invitations, rematches, the queue, notifications, accounts' settings, vacations.
+
+
+class Invitation(models.Model):
+    """A token that seats whoever holds it in a private game, once. `invitee`: the person it was sent to (None:
+    the game's link, which the creator passes on; a new link replaces a used one while seats are free)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    used_at = models.DateTimeField(null=True, blank=True)
+
+
+class RematchOffer(models.Model):
+    """An offer to play a finished game again; `game` is set once every person of the table has accepted."""
+
+    finished = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="rematch_offer")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    accepted_by = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="+")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class QueueEntry(models.Model):
+    """A player waiting for a table (POST /api/queue). The matchmaker (games/matchmaker.py) locks waiting rows
+    with SKIP LOCKED, seats them, and marks them matched with the game; a new POST replaces a matched row."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting"
+        MATCHED = "matched"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry")
+    map = models.CharField(max_length=16, choices=MAP_CHOICES)
+    counts = models.JSONField()  # the table sizes accepted: [2, 3, ...]
+    ranked = models.BooleanField(default=False)
+    speed = models.CharField(max_length=8, choices=SPEED_CHOICES, default="live")
+    bots_after = models.PositiveIntegerField(null=True, blank=True)  # seconds; None: never fill with bots
+    rating = models.FloatField(default=0.0)  # the conservative rating on the map when they joined
+    since = models.DateTimeField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING, db_index=True)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    matched_at = models.DateTimeField(null=True, blank=True)
+
+
+NOTIFICATION_KINDS = ["your_turn", "game_formed", "invitation", "rematch_offered", "game_ended", "clock_running_out"]
+
+
+class Notification(models.Model):
+    """One line of a person's inbox, written in the transaction of what caused it (games/inbox.py). `key` makes
+    it once only: a retried task or a second sweep writes nothing new. `mail`: pending, sent or skipped."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=32)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+    read = models.BooleanField(default=False)
+    text = models.CharField(max_length=300)
+    data = models.JSONField(default=dict)
+    key = models.CharField(max_length=200, unique=True)
+    mail = models.CharField(max_length=8, default="pending", db_index=True)
+    mailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-id"], name="notification_user_newest")]
+
+
+class Account(models.Model):
+    """A person's own settings (GET/PATCH /api/me): the e-mail address (used only once confirmed by its link), which
+    kinds of notification are mailed, the language."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="account")
+    email = models.EmailField(blank=True, default="")  # confirmed
+    email_pending = models.EmailField(blank=True, default="")  # set, its confirmation link not opened yet
+    notify = models.JSONField(default=dict)  # {kind: bool}; a kind not named is mailed
+    language = models.CharField(max_length=8, blank=True, default="")
+
+
+class Vacation(models.Model):
+    """A stretch of time during which the person's daily clocks stand still (POST /api/me/vacation)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()

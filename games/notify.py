@@ -39,15 +39,19 @@ def group_name(game_id: Any) -> str:
 
 def game_moved(game_id: Any, seq: int) -> None:
     """Tell the game's group that it is at `seq` now (returns at once; called after the commit)."""
-    message = {"type": "game.moved", "game": str(game_id), "seq": seq}
+    post(group_name(game_id), {"type": "game.moved", "game": str(game_id), "seq": seq})
+
+
+def post(group: str, message: dict[str, Any]) -> None:
+    """Send `message` to the channel group `group` without waiting (a game's, or a person's: games/inbox.py)."""
     layer = get_channel_layer()
     if layer is None:
         return
     if isinstance(layer, InMemoryChannelLayer):
         if local_post is not None:  # only this process's sockets can hear it (none: nobody to tell)
-            local_post(group_name(game_id), message)
+            local_post(group, message)
     else:
-        _sender().send(group_name(game_id), message)
+        _sender().send(group, message)
 
 
 class _Sender:
