@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from bots.budget import strong_seconds
 from bots.policies import NEEDS_HISTORY, Choice, Decision, policy_for
-from games import clocks, notify, states
+from games import clock_warnings, clocks, notify, states
 from games.engine import Event, State, legal_moves, redact, view
 from games.engine.events import TurnTimedOut
 from games.log import StaleSeq, events_between
@@ -127,8 +127,11 @@ def sweep() -> dict[str, int]:
     quiet = now - timedelta(seconds=settings.TTR_LOST_TASK_SECONDS)
     timed_out = requeued = 0
     for active in clocks.active_games():
-        if clocks.may_be_overdue(active, now):
-            timed_out += _time_out(game_row(active.id), now)
+        if clocks.may_be_overdue(active, now) and _due(active, now):
+            game = game_row(active.id)
+            timed_out += _time_out(game, now)
+            if game.speed == "daily" and game.status == Game.Status.ACTIVE:
+                _next_look[game.pk] = (game.seq, clock_warnings.warn(game, now))
         if active.has_bots and looks_lost(now - active.last_at) and (level := _bot_waits(active)):
             notify.bots_may_play(active.id, active.seq, level)
             requeued += 1
@@ -165,18 +168,34 @@ def _bot_waits(active: clocks.ActiveGame) -> str | None:
     return decision[1] if decision else None
 
 
+# A daily game's clock is looked at again only when its seq has changed or the moment of its next warning or
+# deadline has come (vacations only ever move those later): otherwise every quiet daily game's log would be
+# read every second. Per process; a process without the entry simply looks.
+_next_look: dict[object, tuple[int, datetime | None]] = {}
+
+
+def _due(active: clocks.ActiveGame, now: datetime) -> bool:
+    if not active.days_per_move:
+        return True
+    seq, moment = _next_look.get(active.id, (-1, None))
+    if len(_next_look) > 100_000:
+        _next_look.clear()
+    return seq != active.seq or (moment is not None and moment <= now)
+
+
 def _time_out(game: Game, now: datetime) -> int:
     """Play every decision of `game` that is past its deadline with the fallback bot; how many were played."""
     played = 0
     rng = random.SystemRandom()
     for _ in range(len(game.seat_list)):  # in the setup phase several seats may be late at once
         state = states.state_at(game.pk, game.seq)
-        deadline = clocks.deadline(game, state)
-        late = [seat for seat in state.deciders() if seat not in game.bot_seats]
-        if deadline is None or deadline > now or not late:
+        times = clocks.deadlines(game, state)
+        late = [seat for seat in state.deciders() if seat not in game.bot_seats and seat in times and times[seat] <= now]
+        if not times or not late:
             break
         seat, level = late[0], game.fallback_bot
-        expired = TurnTimedOut(seat=seat, seconds=game.turn_seconds or 0, bot=level)
+        seconds = (game.days_per_move or 0) * clocks.day().total_seconds() if game.speed == "daily" else game.turn_seconds
+        expired = TurnTimedOut(seat=seat, seconds=int(seconds or 0), bot=level)
         choice = choose(game, state, seat, level, rng, SWEEP_SEARCH_SECONDS)
         try:
             with metrics.moves_via("sweep"):

@@ -2,9 +2,12 @@
 
 A decision starts with the event that gave the seat its decision: in the setup phase every seat chooses its
 tickets at once from the moment the game started (event 1); later, the seat decides from the last event on.
-The deadline is that event's time plus the game's `turn_seconds`, so it needs nothing but the log and
-survives any restart. The sweep runs every second: its questions are plain SQL over active games and
-unscored finished ones (indexed by status), so it costs the same however many games are over.
+In a live game the deadline is that event's time plus the game's `turn_seconds`; in a daily game it is that
+event's time plus `days_per_move` and what is left of the seat's bank, the clock standing still through its
+player's vacations (games/timebank.py). Either way it needs nothing but the log (and the vacations) and
+survives any restart. A day is TTR_DAY_SECONDS long (86400; shorter only where a test or a demo wants it).
+The sweep runs every second: its questions are plain SQL over active games and unscored
+finished ones (indexed by status), so it costs the same however many games are over.
 """
 
 from __future__ import annotations
@@ -13,13 +16,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from games import timebank
 from games.engine import State
 from games.engine.state import SETUP_TICKETS
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, Vacation
 
 
 def decision_seq(game: Game, state: State) -> int:
@@ -27,13 +32,60 @@ def decision_seq(game: Game, state: State) -> int:
     return 1 if state.phase == SETUP_TICKETS else game.seq
 
 
-def deadline(game: Game, state: State) -> datetime | None:
-    """When the current decision times out; None for a game without a clock or without a decision."""
-    if not game.turn_seconds or game.status != Game.Status.ACTIVE or not state.deciders():
-        return None
+def day() -> timedelta:
+    return timedelta(seconds=settings.TTR_DAY_SECONDS)
+
+
+def has_clock(game: Game) -> bool:
+    return game.speed == "daily" or bool(game.turn_seconds)
+
+
+def deadlines(game: Game, state: State, share: float = 1.0) -> dict[int, datetime]:
+    """When each deciding seat's decision times out (`share` < 1: when that share of its time is spent); empty
+    for a game without a clock or without a decision."""
+    deciders = state.deciders()
+    if not has_clock(game) or game.status != Game.Status.ACTIVE or not deciders:
+        return {}
+    if game.speed == "daily":
+        return timebank.deadlines(
+            _rows(game), game.players, deciders, (game.days_per_move or 1) * day(), (game.bank_days or 0) * day(),
+            _pauses(game), share,
+        )
     opened = Event.objects.filter(game_id=game.pk, seq=decision_seq(game, state)).values_list("created_at", flat=True)
     started = opened.first()
-    return None if started is None else started + timedelta(seconds=game.turn_seconds)
+    if started is None:
+        return {}
+    return dict.fromkeys(deciders, started + timedelta(seconds=(game.turn_seconds or 0) * share))
+
+
+def deadline(game: Game, state: State) -> datetime | None:
+    """When the current decision times out (the first of them, in the setup phase); None without a clock."""
+    times = deadlines(game, state)
+    return min(times.values()) if times else None
+
+
+def banks(game: Game) -> dict[int, int]:
+    """A daily game's bank left per seat, in seconds ({} for a live game)."""
+    if game.speed != "daily" or game.status == Game.Status.OPEN:
+        return {}
+    left, _ = timebank.banks_left(
+        _rows(game), game.players, (game.days_per_move or 1) * day(), (game.bank_days or 0) * day(), _pauses(game)
+    )
+    return {seat: int(bank.total_seconds()) for seat, bank in enumerate(left)}
+
+
+def _rows(game: Game) -> list[timebank.Row]:
+    rows = Event.objects.filter(game_id=game.pk, seq__lte=game.seq).order_by("seq")
+    return [timebank.Row(*values) for values in rows.values_list("seq", "seat", "type", "created_at")]
+
+
+def _pauses(game: Game) -> dict[int, list[timebank.Interval]]:
+    """Each seat's player's vacations (a seat a bot plays has none)."""
+    seats = {seat.user_id: seat.number for seat in game.seat_list if seat.user_id and not seat.played_by_bot}
+    pauses: dict[int, list[timebank.Interval]] = {}
+    for user_id, start, end in Vacation.objects.filter(user_id__in=seats).values_list("user_id", "starts_at", "ends_at"):
+        pauses.setdefault(seats[user_id], []).append((start, end))
+    return pauses
 
 
 @dataclass(frozen=True)
@@ -41,6 +93,7 @@ class ActiveGame:
     id: Any
     seq: int
     turn_seconds: int | None
+    days_per_move: int | None  # a daily game's (None: a live game)
     first_at: datetime
     last_at: datetime
     has_bots: bool  # a seat played by a bot (a bot seat, or a player who resigned)
@@ -48,7 +101,7 @@ class ActiveGame:
 
 _G, _E, _S = Game._meta.db_table, Event._meta.db_table, Seat._meta.db_table
 _ACTIVE = (
-    f"SELECT g.id, g.seq, g.turn_seconds, f.created_at, l.created_at, EXISTS (SELECT 1 FROM {_S} s "
+    f"SELECT g.id, g.seq, g.turn_seconds, g.days_per_move, f.created_at, l.created_at, EXISTS (SELECT 1 FROM {_S} s "
     f"WHERE s.game_id = g.id AND (s.bot IS NOT NULL OR s.stand_in IS NOT NULL)) FROM {_G} g "
     f"JOIN {_E} f ON f.game_id = g.id AND f.seq = 1 JOIN {_E} l ON l.game_id = g.id AND l.seq = g.seq "
     "WHERE g.status = %s"
@@ -60,11 +113,17 @@ def active_games() -> list[ActiveGame]:
     with connection.cursor() as cursor:
         cursor.execute(_ACTIVE, [Game.Status.ACTIVE])
         rows = cursor.fetchall()
-    return [ActiveGame(_uuid(r[0]), r[1], r[2], _aware(r[3]), _aware(r[4]), bool(r[5])) for r in rows]
+    return [ActiveGame(_uuid(r[0]), r[1], r[2], r[3], _aware(r[4]), _aware(r[5]), bool(r[6])) for r in rows]
+
+
+WARN_SHARE = 0.8  # a person is told their clock is running out when this share of a daily decision's time is spent
 
 
 def may_be_overdue(game: ActiveGame, now: datetime) -> bool:
-    """Whether a decision of `game` can be past its deadline (every decision opens at event 1 or later)."""
+    """Whether a decision of `game` can be past its deadline, or (daily) past the warning: every decision opens
+    at event 1 or later, and has at least its move's time."""
+    if game.days_per_move:
+        return game.first_at + WARN_SHARE * game.days_per_move * day() <= now
     return game.turn_seconds is not None and game.first_at + timedelta(seconds=game.turn_seconds) <= now
 
 

@@ -46,7 +46,7 @@ def as_json(row: Notification) -> dict[str, Any]:
     }
 
 
-def unread_after(user_id: Any, after: int) -> list[Notification]:
+def rows_after(user_id: Any, after: int) -> list[Notification]:
     return list(Notification.objects.filter(user_id=user_id, pk__gt=after).order_by("pk")[:100])
 
 

@@ -17,6 +17,12 @@ from django.db import models
 from django.utils.functional import cached_property
 
 MAP_CHOICES = [("europe", "Europe"), ("usa", "USA")]
+
+
+def map_name(map_id: str) -> str:
+    """The map's name for people ("USA" for "usa")."""
+    return dict(MAP_CHOICES).get(map_id, map_id)
+
 BOT_LEVELS = ["random", "greedy", "strong"]
 SPEED_CHOICES = [("live", "Live"), ("daily", "Daily")]
 GENESIS_HASH = "0" * 64

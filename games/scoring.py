@@ -13,10 +13,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import log, notify, ratings, states
+from games import inbox, log, notify, ratings, states
 from games.engine import evolve, score_ended
 from games.engine.events import GameScored
-from games.models import Game
+from games.models import Game, RatingChange, map_name
 
 
 def game_score_and_rate(game_id: Any) -> bool:
@@ -34,6 +34,7 @@ def game_score_and_rate(game_id: Any) -> bool:
         Game.objects.filter(pk=game.pk).update(scored_at=rows[-1].created_at)
         if game.ranked:
             ratings.rate_game(game, rated_places(game, scored), rows[-1].created_at)
+        _tell_players(game, scored)
         new_seq, new_state = game.seq, evolve(state, scored)
         transaction.on_commit(lambda: _after_scoring(game.pk, new_seq, new_state))
     return True
@@ -46,6 +47,29 @@ def rated_places(game: Game, scored: GameScored) -> dict[int, int]:
     places = {seat: 1 + sum(1 for other in stayed.values() if other < place) for seat, place in stayed.items()}
     places.update(dict.fromkeys(resigned, len(stayed) + 1))
     return places
+
+
+def _tell_players(game: Game, scored: GameScored) -> None:
+    """A `game_ended` notification to each person of the game: their place, and their rating change if ranked."""
+    changes = {change.user_id: change for change in RatingChange.objects.filter(game=game)}
+    places = {score.seat: score for score in scored.scores}
+    for seat in game.seat_list:
+        if not seat.user_id or seat.number not in places:
+            continue
+        score = places[seat.number]
+        place = f"{_ordinal(score.place)} of {game.players} with {score.total} points"
+        text = f"Your {map_name(game.map)} game is over: {place}."
+        data: dict[str, Any] = {"place": score.place, "points": score.total}
+        if (change := changes.get(seat.user_id)) is not None:
+            before = ratings.shown(change.mu_before, change.sigma_before)
+            after = ratings.shown(change.mu_after, change.sigma_after)
+            text += f" Rating {before:.1f} → {after:.1f}."
+            data.update(rating_before=round(before, 2), rating_after=round(after, 2))
+        inbox.send(seat.user_id, "game_ended", f"{game.pk}:{seat.user_id}", text, game.pk, **data)
+
+
+def _ordinal(place: int) -> str:
+    return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place if place < 20 else place % 10, 'th')}"
 
 
 def _after_scoring(game_id: Any, seq: int, state: Any) -> None:

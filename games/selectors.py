@@ -7,19 +7,32 @@ Once a game is finished everything is public.
 from __future__ import annotations
 
 import dataclasses
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
-from games import clocks, log, presence, states
+from games import clocks, invitations, log, presence, rematch, states
 from games.codec import move_to_dict
 from games.engine import legal_moves, view
+from games.errors import ServiceError
 from games.models import Game, Seat
-from games.services import ServiceError, seat_of
+from games.services import seat_of
 
 
-def game_summary(game: Game) -> dict[str, Any]:
+def game_summary(game: Game, viewer: Any = None) -> dict[str, Any]:
+    """The game's summary (API.md); its creator also sees the invitation link of an open private game."""
+    summary = _summary(game)
+    if game.private and viewer is not None and viewer.is_authenticated and viewer.pk == game.created_by_id:
+        summary["invite"] = invitations.link_token(game)
+    if game.status == Game.Status.FINISHED:
+        summary["rematch"] = rematch.offer_json(rematch.offer_of(game))
+    return summary
+
+
+def _summary(game: Game) -> dict[str, Any]:
     seats = [
         {
             "seat": s.number, "username": s.user.username if s.user else None, "bot": s.bot or None,
@@ -33,6 +46,11 @@ def game_summary(game: Game) -> dict[str, Any]:
         "players": game.players,
         "ranked": game.ranked,
         "turn_seconds": game.turn_seconds,
+        "speed": game.speed,
+        "days_per_move": game.days_per_move,
+        "bank_days": game.bank_days,
+        "private": game.private,
+        "rematch_of": str(game.rematch_of_id) if game.rematch_of_id else None,
         "fallback_bot": game.fallback_bot,
         "status": game.status,
         "seats": seats,
@@ -48,6 +66,9 @@ def games_list(user: Any, status: str | None, mine: bool) -> QuerySet[Game]:
         games = games.filter(status=status)
     if mine:
         games = games.filter(seats__user=user).distinct() if user.is_authenticated else games.none()
+    else:  # the lobby: a private game only for those seated in it
+        seated = Q(seats__user=user) if user.is_authenticated else Q(pk__in=[])
+        games = games.filter(Q(private=False) | seated).distinct()
     return games
 
 
@@ -103,7 +124,16 @@ def _game_state(game: Game, user: Any, at: int | None) -> dict[str, Any]:
         shown.update(_everything(state))  # a past moment of a finished game: everything is public now
     if at is None and (deadline := clocks.deadline(game, state)) is not None:
         shown["deadline"] = deadline.isoformat()
+    if at is None and game.speed == "daily":
+        shown["banks"] = clocks.banks(game)
+    if at is None and seat is not None:
+        mark_seen(game.pk, seat, seq)
     return {"seq": seq, "status": game.status, "view": shown}
+
+
+def mark_seen(game_id: Any, seat: int, seq: int) -> None:
+    """The seat's player has seen the game up to `seq` (/api/me/games counts the events after it)."""
+    Seat.objects.filter(game_id=game_id, number=seat, seen_seq__lt=seq).update(seen_seq=seq)
 
 
 def _everything(state: Any) -> dict[str, Any]:
@@ -147,3 +177,35 @@ def game_score(game: Game) -> dict[str, Any]:
         entry["bot"] = seat.bot or None
         scores.append(entry)
     return {"scores": scores, "winner_seats": list(state.winner_seats), "end_reason": state.end_reason}
+
+
+MY_FINISHED_DAYS = 3  # a game that ended this recently still shows among the person's games
+
+
+def my_games(user: Any) -> dict[str, Any]:
+    """The person's open and active games (and those just over): the ones that wait for their move first, then
+    the closest deadline; each with its clock and how many events came since they last looked."""
+    recent = timezone.now() - timedelta(days=MY_FINISHED_DAYS)
+    games = (
+        Game.objects.filter(seats__user=user)
+        .filter(Q(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]) | Q(finished_at__gte=recent))
+        .select_related("created_by")
+        .prefetch_related("seats__user")
+        .distinct()
+    )
+    results = []
+    for game in games:
+        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
+        entry = game_summary(game, user)
+        your_move, deadline = False, None
+        if game.status == Game.Status.ACTIVE:
+            state = states.state_at(game.pk, game.seq)
+            times = clocks.deadlines(game, state)
+            your_move = seat.number in state.deciders() and not seat.played_by_bot
+            moment = times.get(seat.number) if your_move else min(times.values(), default=None)
+            deadline = moment.isoformat() if moment else None
+        entry.update(your_move=your_move, deadline=deadline, new_moves=max(0, game.seq - seat.seen_seq))
+        results.append(entry)
+    order = {Game.Status.ACTIVE: 0, Game.Status.OPEN: 1, Game.Status.FINISHED: 2}
+    results.sort(key=lambda e: (not e["your_move"], order[e["status"]], e["deadline"] or "~", e["created_at"]))
+    return {"results": results, "your_turn": sum(1 for e in results if e["your_move"])}

@@ -16,26 +16,16 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import log, notify, states
+from games import inbox, invitations, log, notify, states
 from games.engine import Event as EngineEvent
-from games.engine import Move, step
+from games.engine import Move, begin, step
 from games.engine.events import SeatResigned
-from games.models import BOT_LEVELS, Event, Game, Seat
+from games.engine.state import SETUP_TICKETS
+from games.errors import ServiceError
+from games.models import BOT_LEVELS, Event, Game, Seat, map_name
 from ttr_server import logs, metrics
 
 User = AbstractBaseUser | AnonymousUser
-
-
-class ServiceError(Exception):
-    """A refused request: `code` and `status` are the API's (API.md)."""
-
-    status = 400
-
-    def __init__(self, code: str, detail: str, status: int | None = None, **extra: Any) -> None:
-        super().__init__(detail)
-        self.code, self.detail, self.extra = code, detail, extra
-        if status is not None:
-            self.status = status
 
 
 def _system_rng() -> random.Random:
@@ -43,15 +33,57 @@ def _system_rng() -> random.Random:
     return random.SystemRandom()
 
 
+@dataclass(frozen=True)
+class TimeControl:
+    """A game's clock (API.md, Playing by day): live with `turn_seconds` (None: no clock), or daily."""
+
+    speed: str = "live"
+    turn_seconds: int | None = None
+    days_per_move: int | None = None
+    bank_days: int | None = None
+
+    @classmethod
+    def of(cls, game: Game) -> TimeControl:
+        return cls(game.speed, game.turn_seconds, game.days_per_move, game.bank_days)
+
+
 def game_create(
-    user: Any, map_name: str, players: int, ranked: bool, turn_seconds: int | None, fallback_bot: str = "greedy"
+    user: Any, map_name: str, players: int, ranked: bool, turn_seconds: int | None, fallback_bot: str = "greedy",
+    *, clock: TimeControl | None = None, private: bool = False,
 ) -> Game:
+    clock = clock or TimeControl(turn_seconds=turn_seconds)
     with transaction.atomic():
         game = Game.objects.create(
-            map=map_name, players=players, ranked=ranked, turn_seconds=turn_seconds, fallback_bot=fallback_bot,
+            map=map_name, players=players, ranked=ranked, turn_seconds=clock.turn_seconds, fallback_bot=fallback_bot,
+            speed=clock.speed, days_per_move=clock.days_per_move, bank_days=clock.bank_days, private=private,
             created_by=user,
         )
         Seat.objects.bulk_create([Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)])
+        if private:
+            invitations.new_link(game)
+    return game
+
+
+def game_form(
+    seats: list[Any], *, map_name: str, ranked: bool, clock: TimeControl, fallback_bot: str = "greedy",
+    private: bool = False, first_seat: int | None = None, rematch_of: Game | None = None,
+) -> Game:
+    """Create and start a game for a table that is already complete (the queue's, a rematch's), in the caller's
+    transaction. `seats`: by seat number, a user or a bot's level; the first user creates it. `first_seat`: who
+    plays first (None: drawn)."""
+    people = [taker for taker in seats if not isinstance(taker, str)]
+    game = Game.objects.create(
+        map=map_name, players=len(seats), ranked=ranked, turn_seconds=clock.turn_seconds, speed=clock.speed,
+        days_per_move=clock.days_per_move, bank_days=clock.bank_days, fallback_bot=fallback_bot, private=private,
+        created_by=people[0], rematch_of=rematch_of,
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(game=game, number=n, bot=taker) if isinstance(taker, str) else Seat(game=game, number=n, user=taker)
+            for n, taker in enumerate(seats)
+        ]
+    )
+    _begin(game, first_seat)
     return game
 
 
@@ -76,12 +108,17 @@ def _free_seat(game: Game, seat_number: int | None) -> Seat:
     return seats[seat_number]
 
 
-def game_join(game_id: Any, user: Any, seat_number: int | None) -> Game:
+def game_join(game_id: Any, user: Any, seat_number: int | None, invite: str | None = None) -> Game:
+    """Seat `user`; a private game seats only the holder of an unused invitation (games/invitations.py)."""
     with transaction.atomic():
         game = _locked_open_game(game_id)
         if game.seats.filter(user=user).exists():
             raise ServiceError("already_seated", "you already have a seat in this game", status=409)
         seat = _free_seat(game, seat_number)
+        if invite is not None:
+            invitations.redeem(game, user, invite)
+        elif game.private:
+            raise ServiceError("invite_required", "a private game seats only those it invites", status=403, field="invite")
         seat.user = user
         try:
             seat.save(update_fields=["user"])
@@ -116,21 +153,33 @@ def game_start(game_id: Any, user: Any, fill_with_bots: str | None) -> Game:
         for seat in empty:
             seat.bot = fill_with_bots
             seat.save(update_fields=["bot"])
-        state, events = _opening(game)
-        log.append(game, 0, events)
-        Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE, started_at=timezone.now())
-        game.status = Game.Status.ACTIVE
-        new_seq = game.seq
-        bot_seats = game.bot_seats  # the seats as filled just above
-        transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
+        game.__dict__.pop("seat_list", None)  # the seats as filled just above
+        _begin(game)
     return game
 
 
-def _opening(game: Game) -> tuple[Any, tuple[EngineEvent, ...]]:
-    from games.engine import begin
+def _begin(game: Game, first_seat: int | None = None) -> None:
+    """Deal and start `game` (its seats filled), in the caller's transaction."""
+    state, events = begin(game.map, game.players, _system_rng(), first_seat=first_seat)
+    log.append(game, 0, events)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE, started_at=timezone.now())
+    Seat.objects.filter(game=game).update(seen_seq=game.seq)  # the deal is no news: /api/me/games counts moves
+    game.status = Game.Status.ACTIVE
+    new_seq, bot_seats = game.seq, game.bot_seats
+    tell_turns(game, None, state)
+    transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
 
-    state, events = begin(game.map, game.players, _system_rng())
-    return state, events
+
+def tell_turns(game: Game, before: Any, after: Any) -> None:
+    """In a daily game, a `your_turn` notification to each person whose decision the move just opened."""
+    if game.speed != "daily" or after.finished:
+        return
+    was = set(before.deciders()) if before is not None and before.phase == after.phase else set()
+    users = {seat.number: seat.user_id for seat in game.seat_list if seat.user_id and not seat.played_by_bot}
+    for seat in after.deciders():
+        if seat in users and seat not in was:
+            words = "choose your tickets" if after.phase == SETUP_TICKETS else "it is your turn"
+            inbox.send(users[seat], "your_turn", f"{game.pk}:{game.seq}:{seat}", f"{map_name(game.map)}: {words}.", game.pk)
 
 
 @dataclass(frozen=True)
@@ -187,6 +236,7 @@ def play_seat(
         if new_state.finished:
             Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
         new_seq = game.seq
+        tell_turns(game, state, new_state)
         transaction.on_commit(
             lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats, levels=bot_levels)
         )

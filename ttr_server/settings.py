@@ -158,6 +158,9 @@ CHANNEL_LAYERS = (
 # How often a web process reads the seqs of the games it has sockets open for (only while it has some): how a
 # Celery worker's move reaches the sockets under the embedded server, and a lost notice's repair with Redis.
 REALTIME_POLL_SECONDS = float(os.environ.get("REALTIME_POLL_SECONDS", "1" if REDIS_URL else "0.05"))
+# How often a person's socket (/ws/me/) reads their new notifications besides being told: the embedded server's
+# way for a worker's notification to arrive, and a lost notice's repair with Redis.
+INBOX_POLL_SECONDS = float(os.environ.get("INBOX_POLL_SECONDS", "5" if REDIS_URL else "0.5"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -221,8 +224,36 @@ TTR_STRONG_QUEUE = os.environ.get("TTR_STRONG_QUEUE", f"{CELERY_TASK_DEFAULT_QUE
 CELERY_TASK_QUEUES = {CELERY_TASK_DEFAULT_QUEUE: {}, TTR_STRONG_QUEUE: {}}
 # The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (DESIGN.md, Workers).
 TTR_SWEEP_SECONDS = float(os.environ.get("TTR_SWEEP_SECONDS", "1"))
+# Playing by day: the length of a daily game's day (shorter only for tests and demos); the vacation days a person
+# has in any 365 days; how often the matchmaker looks at the queue besides when someone joins it.
+TTR_DAY_SECONDS = float(os.environ.get("TTR_DAY_SECONDS", "86400"))
+TTR_VACATION_DAYS = int(os.environ.get("TTR_VACATION_DAYS", "30"))
+TTR_MATCH_SECONDS = float(os.environ.get("TTR_MATCH_SECONDS", "2"))
+TTR_QUEUE_BOT = os.environ.get("TTR_QUEUE_BOT", "greedy")  # the level of the bots the queue seats
 TTR_LOST_TASK_SECONDS = float(os.environ.get("TTR_LOST_TASK_SECONDS", "3"))
-CELERY_BEAT_SCHEDULE = {"sweep": {"task": "bots.tasks.sweep", "schedule": TTR_SWEEP_SECONDS}}
+# E-mail (games/mail.py): SMTP when EMAIL_HOST is set, otherwise one file a mail under var/mail (no server needed).
+# Notifications are mailed in a batch every TTR_MAIL_SECONDS, at most one mail per game per TTR_MAIL_GAP_SECONDS
+# to a person; links in mails point at TTR_PUBLIC_URL.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.filebased.EmailBackend",
+)
+EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))  # a hung server must not hold a worker
+DEFAULT_FROM_EMAIL = os.environ.get("TTR_MAIL_FROM", "Ticket to Ride <noreply@localhost>")
+TTR_PUBLIC_URL = os.environ.get("TTR_PUBLIC_URL", "http://localhost:8000")
+TTR_MAIL_SECONDS = float(os.environ.get("TTR_MAIL_SECONDS", "60"))
+TTR_MAIL_GAP_SECONDS = float(os.environ.get("TTR_MAIL_GAP_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "bots.tasks.sweep", "schedule": TTR_SWEEP_SECONDS},
+    "match": {"task": "games.tasks.match", "schedule": TTR_MATCH_SECONDS},
+    "mail": {"task": "games.tasks.mail_notifications", "schedule": TTR_MAIL_SECONDS},
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 
 # Game store: snapshot every N events (an optimisation only: deleting snapshots changes no answer).

@@ -16,6 +16,9 @@ urlpatterns = [
     path("users/<str:username>", pages.shell, name="user"),
     path("games/<uuid:game_id>", pages.shell, name="game"),
     path("games/<uuid:game_id>/replay", pages.shell, name="replay"),
+    path("me", pages.shell, name="me"),
+    path("confirm-email", pages.shell, name="confirm-email"),
+    path("unsubscribe", pages.shell, name="unsubscribe"),
     path("maps/<str:name>.json", pages.board, name="board"),
 ]
 

@@ -20,6 +20,10 @@ class GamesQuery(serializers.Serializer):
     page_size = QueryIntegerField(min_value=1, max_value=MAX_PAGE_SIZE, required=False)
 
 
+class NotificationsQuery(serializers.Serializer):
+    unread = QueryBooleanField(required=False, help_text="only the notifications not read yet (1 or true)")
+
+
 class EventsQuery(serializers.Serializer):
     after = QueryIntegerField(min_value=0, required=False, help_text="the events after this seq (default 0: all)")
 

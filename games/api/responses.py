@@ -13,7 +13,7 @@ from games.api.hints_schema import event_data_schemas, schema_of
 from games.api.moves_schema import MOVE_SCHEMA, PAYMENT_SCHEMA
 from games.engine.cards import CARD_KINDS
 from games.engine.scoring import SeatScore
-from games.models import BOT_LEVELS
+from games.models import BOT_LEVELS, NOTIFICATION_KINDS
 
 HAND = {**PAYMENT_SCHEMA, "description": "cards by colour"}
 
@@ -42,12 +42,27 @@ class SeatSerializer(serializers.Serializer):
     resigned = serializers.BooleanField(help_text="the player left: the game's fallback bot plays this seat")
 
 
+class RematchOfferSerializer(serializers.Serializer):
+    by = serializers.CharField()
+    accepted_by = serializers.ListField(child=serializers.CharField())
+    game = serializers.UUIDField(allow_null=True, help_text="the new game, once every person has accepted")
+
+
+class RematchSerializer(serializers.Serializer):
+    offer = RematchOfferSerializer()
+
+
 class GameSummarySerializer(serializers.Serializer):
     id = serializers.UUIDField()
     map = serializers.ChoiceField(choices=["europe", "usa"])
     players = serializers.IntegerField(min_value=2, max_value=5)
     ranked = serializers.BooleanField()
     turn_seconds = serializers.IntegerField(allow_null=True)
+    speed = serializers.ChoiceField(choices=["live", "daily"])
+    days_per_move = serializers.IntegerField(allow_null=True, help_text="a daily game's days a decision")
+    bank_days = serializers.IntegerField(allow_null=True, help_text="a daily game's bank of extra days per player")
+    private = serializers.BooleanField(help_text="not listed in the lobby; seats by invitation")
+    rematch_of = serializers.UUIDField(allow_null=True)
     fallback_bot = serializers.ChoiceField(
         choices=BOT_LEVELS, help_text="plays a seat whose time ran out or whose player resigned"
     )
@@ -56,6 +71,10 @@ class GameSummarySerializer(serializers.Serializer):
     created_by = serializers.CharField()
     created_at = serializers.DateTimeField()
     seq = serializers.IntegerField(min_value=0)
+    invite = serializers.CharField(
+        required=False, allow_null=True, help_text="for the creator of an open private game: the link's token"
+    )
+    rematch = RematchOfferSerializer(required=False, allow_null=True, help_text="a finished game's rematch offer")
 
 
 class PageSerializer(serializers.Serializer):
@@ -258,3 +277,51 @@ class PlayerSerializer(serializers.Serializer):
     ratings = RatingsByMapSerializer(help_text="by map (unrated maps: the starting rating, 0 games)")
     history = RatingHistorySerializer(many=True, help_text="rating changes, newest first (the last 50)")
     recent_games = GameSummarySerializer(many=True, help_text="the player's last games, newest first")
+
+
+class MyGameSerializer(GameSummarySerializer):
+    your_move = serializers.BooleanField(help_text="the game waits for your decision")
+    deadline = serializers.DateTimeField(allow_null=True)
+    new_moves = serializers.IntegerField(help_text="events since you last looked at the game")
+
+
+class MyGamesSerializer(serializers.Serializer):
+    results = MyGameSerializer(many=True)
+    your_turn = serializers.IntegerField(help_text="how many games wait for your move")
+
+
+class QueueStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["waiting", "matched"])
+    since = serializers.DateTimeField()
+    map = serializers.ChoiceField(choices=["europe", "usa"])
+    players = serializers.ListField(child=serializers.IntegerField(min_value=2, max_value=5))
+    ranked = serializers.BooleanField()
+    speed = serializers.ChoiceField(choices=["live", "daily"])
+    bots_after = serializers.IntegerField(allow_null=True)
+    game = serializers.UUIDField(allow_null=True, help_text="the game a table formed for you")
+    waiting = serializers.IntegerField(required=False, help_text="compatible players waiting besides you")
+    rating_gap = serializers.FloatField(required=False, help_text="the rating gap you accept now (it widens)")
+
+
+class InvitationSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class VacationStatusSerializer(serializers.Serializer):
+    until = serializers.DateTimeField(allow_null=True, help_text="your daily clocks stand still until then")
+    days_left = serializers.IntegerField(help_text="vacation days left in the last 365 days")
+
+
+class NotificationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=NOTIFICATION_KINDS)
+    game = serializers.UUIDField(allow_null=True)
+    at = serializers.DateTimeField()
+    read = serializers.BooleanField()
+    text = serializers.CharField()
+    data = serializers.DictField(required=False)
+
+
+class NotificationListSerializer(serializers.Serializer):
+    results = NotificationSerializer(many=True)

@@ -6,13 +6,18 @@ say; everything that can be said of the request alone is said here, and the sche
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import accounts
 from games.api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
 from games.api.moves_schema import MOVE_SCHEMA
-from games.models import BOT_LEVELS, MAP_CHOICES
+from games.models import BOT_LEVELS, MAP_CHOICES, SPEED_CHOICES
+
+MAX_DAYS_PER_MOVE, MAX_BANK_DAYS = 14, 30
+DEFAULT_DAYS_PER_MOVE, DEFAULT_BANK_DAYS = 1, 3
 
 MAX_SEATS = 5
 
@@ -51,6 +56,25 @@ class GameCreateSerializer(serializers.Serializer):
     fallback_bot = StrictChoiceField(
         BOT_LEVELS, default="greedy", help_text="plays a seat whose time ran out or whose player resigned"
     )
+    speed = StrictChoiceField(
+        [s for s, _ in SPEED_CHOICES], default="live",
+        help_text="live: `turn_seconds` a decision; daily: `days_per_move` a decision and a bank of `bank_days`",
+    )
+    days_per_move = StrictIntegerField(min_value=1, max_value=MAX_DAYS_PER_MOVE, required=False, allow_null=True)
+    bank_days = StrictIntegerField(min_value=0, max_value=MAX_BANK_DAYS, required=False, allow_null=True)
+    private = StrictBooleanField(default=False, help_text="not listed in the lobby; seats by invitation")
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["speed"] == "daily":
+            if data.get("turn_seconds") is not None:
+                raise serializers.ValidationError({"turn_seconds": "a daily game's clock is in days: leave it null"})
+            data["days_per_move"] = data.get("days_per_move") or DEFAULT_DAYS_PER_MOVE
+            data["bank_days"] = DEFAULT_BANK_DAYS if data.get("bank_days") is None else data["bank_days"]
+        elif data.get("days_per_move") is not None or data.get("bank_days") is not None:
+            raise serializers.ValidationError({"speed": "days_per_move and bank_days are for a daily game"})
+        else:
+            data["days_per_move"] = data["bank_days"] = None
+        return data
 
 
 class JoinSerializer(serializers.Serializer):
@@ -58,6 +82,47 @@ class JoinSerializer(serializers.Serializer):
         min_value=0, max_value=MAX_SEATS - 1, required=False, allow_null=True,
         help_text="a free seat of this game; omitted or null: the first free seat",
     )
+    invite = StrictCharField(
+        min_length=1, max_length=64, required=False, trim_whitespace=False,
+        help_text="the token of an invitation (a private game seats only with one)",
+    )
+
+
+class InviteSerializer(serializers.Serializer):
+    username = UsernameField(max_length=150)
+
+
+class QueueSerializer(serializers.Serializer):
+    map = StrictChoiceField([m for m, _ in MAP_CHOICES])
+    players = serializers.ListField(
+        child=StrictIntegerField(min_value=2, max_value=MAX_SEATS), min_length=1, max_length=4,
+        help_text="the table sizes you accept",
+    )
+    ranked = StrictBooleanField(default=False)
+    speed = StrictChoiceField([s for s, _ in SPEED_CHOICES], default="live")
+    bots_after = StrictIntegerField(
+        min_value=0, max_value=24 * 3600, required=False, allow_null=True, default=None,
+        help_text="seconds of waiting after which bots may fill the empty seats; null: never",
+    )
+
+    def validate_players(self, value: list[int]) -> list[int]:
+        if len(set(value)) != len(value):
+            raise serializers.ValidationError("each table size once")
+        return sorted(value)
+
+
+class VacationSerializer(serializers.Serializer):
+    days = StrictIntegerField(min_value=1, max_value=30)
+
+
+class ReadSerializer(serializers.Serializer):
+    ids = serializers.ListField(child=StrictIntegerField(min_value=1), required=False, max_length=1000)
+    all = StrictBooleanField(required=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("ids" in data) == bool(data.get("all")):
+            raise serializers.ValidationError({"ids": "give the ids to mark read, or all: true"})
+        return data
 
 
 class BotSerializer(JoinSerializer):

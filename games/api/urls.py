@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import auth, views, views_ratings
+from games.api import auth, views, views_account, views_by_day, views_ratings
 
 urlpatterns = [
     path("auth/register", auth.RegisterView.as_view()),
@@ -21,6 +21,16 @@ urlpatterns = [
     path("games/<uuid:game_id>/audit", views.AuditView.as_view()),
     path("games/<uuid:game_id>/verify", views.VerifyView.as_view()),
     path("games/<uuid:game_id>/score", views.ScoreView.as_view()),
+    path("games/<uuid:game_id>/invite", views_by_day.InviteView.as_view()),
+    path("games/<uuid:game_id>/rematch", views_by_day.RematchView.as_view()),
+    path("queue", views_by_day.QueueView.as_view()),
+    path("me", views_account.MeView.as_view()),
+    path("me/email/confirm", views_account.EmailConfirmView.as_view()),
+    path("me/unsubscribe", views_account.UnsubscribeView.as_view()),
+    path("me/games", views_by_day.MyGamesView.as_view()),
+    path("me/vacation", views_by_day.VacationView.as_view()),
+    path("notifications", views_by_day.NotificationsView.as_view()),
+    path("notifications/read", views_by_day.NotificationsReadView.as_view()),
     path("leaderboard", views_ratings.LeaderboardView.as_view()),
     path("users/<str:username>", views_ratings.PlayerView.as_view()),
 ]

@@ -54,7 +54,7 @@ class GamesView(APIView):
         games = selectors.games_list(request.user, query.get("status"), query.get("mine", False))
         paginator = GamesPagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
-        return paginator.get_paginated_response([selectors.game_summary(g) for g in page])
+        return paginator.get_paginated_response([selectors.game_summary(g, request.user) for g in page])
 
     @extend_schema(
         request=s.GameCreateSerializer,
@@ -62,16 +62,18 @@ class GamesView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(s.GameCreateSerializer, request.data)
+        clock = services.TimeControl(data["speed"], data["turn_seconds"], data["days_per_move"], data["bank_days"])
         game = services.game_create(
-            request.user, data["map"], data["players"], data["ranked"], data["turn_seconds"], data["fallback_bot"]
+            request.user, data["map"], data["players"], data["ranked"], data["turn_seconds"], data["fallback_bot"],
+            clock=clock, private=data["private"],
         )
-        return Response(selectors.game_summary(selectors.game_get(game.pk)), status=status.HTTP_201_CREATED)
+        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user), status=status.HTTP_201_CREATED)
 
 
 class GameView(APIView):
     @extend_schema(operation_id="game_retrieve", responses={200: r.GameSummarySerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_summary(selectors.game_get(game_id)))
+        return Response(selectors.game_summary(selectors.game_get(game_id), request.user))
 
 
 class JoinView(APIView):
@@ -81,8 +83,8 @@ class JoinView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = _valid(s.JoinSerializer, request.data)
-        services.game_join(game.pk, request.user, data.get("seat"))
-        return Response(selectors.game_summary(selectors.game_get(game.pk)))
+        services.game_join(game.pk, request.user, data.get("seat"), data.get("invite"))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
 class BotsView(APIView):
@@ -93,7 +95,7 @@ class BotsView(APIView):
         game = selectors.game_get(game_id)
         data = _valid(s.BotSerializer, request.data)
         services.game_add_bot(game.pk, request.user, data["level"], data.get("seat"))
-        return Response(selectors.game_summary(selectors.game_get(game.pk)))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
 class StartView(APIView):
@@ -104,7 +106,7 @@ class StartView(APIView):
         game = selectors.game_get(game_id)
         data = _valid(s.StartSerializer, request.data)
         services.game_start(game.pk, request.user, data.get("fill_with_bots"))
-        return Response(selectors.game_summary(selectors.game_get(game.pk)))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
 class ResignView(APIView):
@@ -119,7 +121,7 @@ class ResignView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         services.game_resign(game.pk, request.user)
-        return Response(selectors.game_summary(selectors.game_get(game.pk)))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
 class StateView(APIView):

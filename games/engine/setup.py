@@ -21,11 +21,17 @@ def start_game(map_name: str, players: int, rng: random.Random) -> tuple[ev.Even
     return begin(map_name, players, rng)[1]
 
 
-def begin(map_name: str, players: int, rng: random.Random) -> tuple[State, tuple[ev.Event, ...]]:
+def begin(
+    map_name: str, players: int, rng: random.Random, first_seat: int | None = None
+) -> tuple[State, tuple[ev.Event, ...]]:
+    """`first_seat`: who plays first (a rematch passes the seat after the last game's first); None: drawn."""
     board = load_board(map_name)
     if not 2 <= players <= 5:
         raise ValueError("a game has 2 to 5 players (C-CMP-2)")
-    started = ev.GameStarted(map=map_name, players=players, first_seat=rng.randrange(players))
+    if first_seat is not None and not 0 <= first_seat < players:
+        raise ValueError(f"first_seat {first_seat} is not a seat of {players}")
+    first = rng.randrange(players) if first_seat is None else first_seat
+    started = ev.GameStarted(map=map_name, players=players, first_seat=first)
     table = Table(initial_state(started), rng)
     table.events.append(started)
     deck = full_deck()

@@ -25,7 +25,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 from rest_framework.exceptions import NotAuthenticated
 
-from games import log, presence, selectors, services
+from games import clocks, log, presence, selectors, services
 from games.codec import move_from_dict
 from games.models import Game
 from games.notify import group_name
@@ -115,6 +115,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.joined = False
         hub.remove(self)
+        if self.seat is not None and self.cursor:  # what the player saw here counts as seen (/api/me/games)
+            try:
+                await run_sync(selectors.mark_seen, self.game_id, self.seat, self.cursor)
+            except Exception as error:
+                if unavailable.which(error) is None:
+                    raise
         await layer_call(self.channel_layer.group_discard(group_name(self.game_id), self.channel_name), "stop listening")
         if self.seat is not None:
             await announce(self.game_id, await presence.leave(self.game_id, self.seat, self.channel_name))
@@ -168,7 +174,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not answer["events"] and not resync:
             return False
         message = {"type": "events", "seq": answer["seq"], "events": answer["events"]}
-        if game.turn_seconds:
+        if clocks.has_clock(game):
             message["deadline"] = deadline  # the clock of the decision open now (None: nobody decides)
         if resync:
             message["resync"] = True  # the answer to a resync, which a client can tell from a push sent before it

@@ -71,6 +71,7 @@ class Hub:
         self.games: dict[str, set[Socket]] = {}
         self.task: asyncio.Task[None] | None = None
         self.feeds: dict[str, Feed] = {}
+        self.people = 0  # open person sockets (/ws/me/, games/realtime/me.py)
 
     async def read(self, game_id: str, after: int, fresh_from: int | None) -> tuple[Game, list[Event], str | None]:
         """The game, its rows after `after` and its current decision's deadline (ISO-8601, or None). The rows
@@ -100,6 +101,13 @@ class Hub:
         metrics.OPEN_SOCKETS.inc()
         if self.task is None or self.task.done() or self.task.get_loop() is not self.loop:
             self.task = self.loop.create_task(self._watch())
+
+    def add_person(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.people += 1
+
+    def remove_person(self) -> None:
+        self.people -= 1
 
     def remove(self, socket: Socket) -> None:
         sockets = self.games.get(socket.game_id, set())
@@ -142,7 +150,7 @@ def _read(game_id: str, after: int) -> tuple[Game, list[Event], str | None]:
 
 def deadline_of(game: Game) -> str | None:
     """The deadline (ISO-8601) of the decision open at the game's seq; None without a clock or a decision."""
-    deadline = clocks.deadline(game, states.state_at(game.pk, game.seq)) if game.turn_seconds else None
+    deadline = clocks.deadline(game, states.state_at(game.pk, game.seq)) if clocks.has_clock(game) else None
     return deadline.isoformat() if deadline else None
 
 
@@ -176,7 +184,7 @@ def post(group: str, message: dict[str, Any]) -> None:
     """Send a group message on the loop that serves this process's sockets (from any thread; returns at once).
     For the in-memory channel layer, which only this process's sockets can hear: none open, nothing to do."""
     loop = hub.loop
-    if loop is None or loop.is_closed() or not hub.games:
+    if loop is None or loop.is_closed() or not (hub.games or hub.people):
         return
     layer = get_channel_layer()
 

@@ -99,14 +99,14 @@ class Socket:
 
     def _check(self, message: dict[str, Any]) -> None:
         if message["type"] == "hello":
-            self.seq = message["seq"]
+            self.seq = message.get("seq", self.seq)  # (a person's socket, /ws/me/, has none)
         elif message["type"] == "events" and not message.get("resync"):
             seqs = [e["seq"] for e in message["events"]]
             assert seqs == list(range(self.seq + 1, self.seq + 1 + len(seqs))), (self.name, self.seq, seqs)
             assert seqs and message["seq"] == seqs[-1], message
             self.seq = seqs[-1]
         elif message["type"] == "events":
-            self.seq = message["seq"]
+            self.seq = message.get("seq", self.seq)  # (a person's socket, /ws/me/, has none)
 
     def next(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 10) -> dict[str, Any]:
         """Receive until a message that `wanted` accepts; that message."""

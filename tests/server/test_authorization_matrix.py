@@ -61,6 +61,7 @@ RESIGNED = (403, "resigned")
 ALREADY_SEATED = (409, "already_seated")
 ALREADY_RESIGNED = (409, "already_resigned")
 NOT_FINISHED = (409, "not_finished")
+NOT_QUEUED = (404, "not_queued")
 
 G = "/api/games/{game_id}"
 
@@ -114,6 +115,36 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (200,           200,           200,             200,             200,               200),
     ("GET", G + "/score", FINISHED):
         (200,           200,           200,             200,             200,               200),
+    ("POST", G + "/invite", OPEN):
+        (ANON,          NOT_CREATOR,   NOT_CREATOR,     201,             NOT_CREATOR,       NOT_CREATOR),
+    ("POST", G + "/rematch", FINISHED):
+        (ANON,          NOT_PLAYER,    200,             200,             200,               NOT_PLAYER),
+    ("GET", "/api/queue", NONE):
+        (ANON,          NOT_QUEUED,    NOT_QUEUED,      NOT_QUEUED,      NOT_QUEUED,        NOT_QUEUED),
+    ("POST", "/api/queue", NONE):
+        (ANON,          201,           201,             201,             201,               201),
+    ("DELETE", "/api/queue", NONE):
+        (ANON,          NOT_QUEUED,    NOT_QUEUED,      NOT_QUEUED,      NOT_QUEUED,        NOT_QUEUED),
+    ("GET", "/api/me", NONE):
+        (ANON,          200,           200,             200,             200,               200),
+    ("PATCH", "/api/me", NONE):
+        (ANON,          200,           200,             200,             200,               200),
+    ("POST", "/api/me/email/confirm", NONE):
+        (200,           200,           200,             200,             200,               200),
+    ("POST", "/api/me/unsubscribe", NONE):
+        (200,           200,           200,             200,             200,               200),
+    ("GET", "/api/me/games", NONE):
+        (ANON,          200,           200,             200,             200,               200),
+    ("GET", "/api/me/vacation", NONE):
+        (ANON,          200,           200,             200,             200,               200),
+    ("POST", "/api/me/vacation", NONE):
+        (ANON,          201,           201,             201,             201,               201),
+    ("DELETE", "/api/me/vacation", NONE):
+        (ANON,          200,           200,             200,             200,               200),
+    ("GET", "/api/notifications", NONE):
+        (ANON,          200,           200,             200,             200,               200),
+    ("POST", "/api/notifications/read", NONE):
+        (ANON,          204,           204,             204,             204,               204),
     ("GET", "/api/leaderboard", NONE):
         (200,           200,           200,             200,             200,               200),
     ("GET", "/api/users/{username}", NONE):
@@ -270,7 +301,33 @@ def request_for(world: World, method: str, path: str, role: str, game_id: str | 
         data = {"at": 1}
     elif path == "/api/leaderboard":
         data = {"map": "europe"}
+    elif path == G + "/invite":
+        data = {"username": world.usernames["other"]}
+    elif (method, path) == ("POST", "/api/queue"):
+        data = {"map": "europe", "players": [3, 4]}
+    elif (method, path) == ("PATCH", "/api/me"):
+        data = {"language": "en", "notify": {"your_turn": False}}
+    elif (method, path) == ("POST", "/api/me/vacation"):
+        data = {"days": 2}
+    elif path == "/api/notifications/read":
+        data = {"all": True}
+    elif path in ("/api/me/email/confirm", "/api/me/unsubscribe"):
+        data = {"token": _mail_token(path, world.usernames["creator"])}
     return address, data
+
+
+def _mail_token(path: str, username: str) -> str:
+    """A valid token of the link a mail holds (an e-mail confirmation, or an unsubscription) for `username`."""
+    from django.contrib.auth import get_user_model
+
+    from games import mail
+    from games.models import Account
+
+    user = get_user_model().objects.get(username=username)
+    if path.endswith("/unsubscribe"):
+        return mail.unsubscribe_token(user.pk, "your_turn")
+    Account.objects.update_or_create(user=user, defaults={"email_pending": "creator@example.org"})
+    return mail.confirmation_token(user.pk, "creator@example.org")
 
 
 def snapshot(game_id: str | None) -> tuple[Any, ...]:
@@ -309,6 +366,8 @@ def test_authorization(world: World, method: str, path: str, game: str, role: st
         assert response.status_code == expected, (response.status_code, response.content[:300])
         if path.endswith("/audit"):
             assert response["Content-Type"].startswith("application/jsonl")
+        elif expected == 204:
+            assert response.content == b""
         else:
             body(response)  # JSON
         return

@@ -39,6 +39,11 @@ REFUSED_WHEN_VALID = {  # operation -> why a well-formed request may get 400 (AP
     "/api/auth/token": "bad_credentials",
     "/api/auth/login": "bad_credentials",
     "/api/games/{game_id}/moves": "illegal_move, naming the rule",
+    "/api/games": "days_per_move and bank_days with a live game, turn_seconds with a daily one (one field at fault)",
+    "/api/queue": "a table size named twice",
+    "/api/notifications/read": "both ids and all, or neither",
+    "/api/me/email/confirm": "invalid_token (a well-formed token that is not one of ours)",
+    "/api/me/unsubscribe": "invalid_token (a well-formed token that is not one of ours)",
 }
 CONFIG = SchemathesisConfig.from_dict(
     {

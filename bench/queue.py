@@ -1,0 +1,144 @@
+"""The queue on the production layout: `.venv/bin/python bench/queue.py [--tables 100] [--size 2] [--bulk 10000]`.
+
+Starts what docker-compose runs (ttr_server/stack.py through tests/faults/harness.py: its own Redis, a scratch
+PostgreSQL database, a web process, the workers and beat) and measures:
+
+- `told`: for `--tables` tables, one after the other, `--size` people each with their socket (`/ws/me/`) open join
+  the queue with the same choices; the figure is the time from the answer to the last join (the last seat filled)
+  until every member's socket has its `game_formed` notification (the worker forms the table and starts the game
+  in between): p50, p99, max.
+- `bulk`: `--bulk` rows put straight into the queue table (mixed maps, speeds, ranked, sizes, ratings, joined
+  over the last 10 minutes), then one matchmaker run in the worker's code (games.matchmaker.run, in this process
+  on the stack's database): the seconds to read and lock the rows and form the tables (the rule of
+  games/matching.py), and the seconds to create and start every game and write its notifications.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+from websockets.sync.client import connect  # noqa: E402
+
+from tests import traffic  # noqa: E402
+from tests.faults.harness import Harness, harness  # noqa: E402
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+
+def told(h: Harness, tables: int, size: int) -> dict[str, Any]:
+    url = h.urls[0]
+    users = traffic.register_users([url], tables * size, traffic.Recorder(), prefix="queue")
+    ws = url.replace("http://", "ws://")
+    latencies: list[float] = []
+    with httpx.Client(base_url=url, timeout=30) as http:
+        for table in range(tables):
+            members = users[table * size : (table + 1) * size]
+            sockets = [connect(f"{ws}/ws/me/?token={token}", open_timeout=10).__enter__() for _, token in members]
+            for socket in sockets:
+                json.loads(socket.recv(timeout=10))  # hello
+            choice = {"map": "europe", "players": [size], "ranked": False, "speed": "daily"}
+            for _, token in members:
+                answer = http.post("/api/queue", json=choice, headers={"Authorization": f"Token {token}"})
+                assert answer.status_code == 201, answer.text
+            filled = time.perf_counter()
+            last = filled
+            for socket in sockets:
+                while True:
+                    message = json.loads(socket.recv(timeout=10))
+                    if message.get("kind") == "game_formed":
+                        last = max(last, time.perf_counter())
+                        break
+                socket.close()
+            latencies.append(last - filled)
+    return {
+        "phase": "told", "tables": tables, "size": size, "p50_ms": _pct(latencies, 0.5), "p99_ms": _pct(latencies, 0.99),
+        "max_ms": round(max(latencies) * 1000, 1),
+    }
+
+
+def bulk(h: Harness, count: int) -> dict[str, Any]:
+    """Put `count` rows in the queue and time one run of the matchmaker on them (in this process)."""
+    os.environ.update(h.env)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "ttr_server.settings"
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games import matching, matchmaker
+    from games.models import QueueEntry
+
+    rng = random.Random(1)
+    password = make_password(None)
+    users = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"bulk{n}", password=password) for n in range(count)], batch_size=2000
+    )
+    now = timezone.now()
+    QueueEntry.objects.bulk_create(
+        [
+            QueueEntry(
+                user=user, map=rng.choice(["europe", "usa"]), counts=sorted(rng.sample([2, 3, 4, 5], rng.randint(1, 3))),
+                ranked=rng.random() < 0.5, speed=rng.choice(["live", "daily"]), bots_after=rng.choice([None, None, 300]),
+                rating=rng.uniform(0, 40), since=now - timezone.timedelta(seconds=rng.uniform(0, 600)),
+            )
+            for user in users
+        ],
+        batch_size=2000,
+    )
+    started = time.perf_counter()
+    cpu = time.process_time()
+    with transaction.atomic():
+        rows = list(QueueEntry.objects.select_for_update(skip_locked=True).filter(status="waiting"))
+        waiting = [matchmaker._waiting(row) for row in rows]
+        read = time.perf_counter()
+        tables = matching.form_tables(waiting, now.timestamp())
+        formed = time.perf_counter()
+        form_cpu = time.process_time() - cpu
+    games_started = time.perf_counter()
+    games = matchmaker.run(now)
+    done = time.perf_counter()
+    return {
+        "phase": "bulk", "queued": count, "read_and_lock_s": round(read - started, 3),
+        "form_tables_s": round(formed - read, 3), "form_and_read_cpu_s": round(form_cpu, 3), "tables": len(tables),
+        "seated": sum(len(t.members) for t in tables), "games_started": len(games),
+        "start_games_s": round(done - games_started, 2),
+        "games_per_s": round(len(games) / max(done - games_started, 1e-9), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--size", type=int, default=2)
+    parser.add_argument("--bulk", type=int, default=10000, help="rows for the bulk run (0: none)")
+    args = parser.parse_args()
+    report: dict[str, Any] = {"date": datetime.now().isoformat(timespec="minutes"), "args": vars(args)}
+    extra = {"AUTH_THROTTLE_RATE": "100000/min"}
+    with harness(f"ttr_queue_{os.getpid()}", web=1, extra_env=extra) as h:
+        print(json.dumps(told(h, args.tables, args.size)), flush=True)
+        if args.bulk:
+            print(json.dumps(bulk(h, args.bulk)), flush=True)
+        report["server_errors_in_logs"] = len(h.server_errors())
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""The account's own settings (API.md, Table talk and languages): GET/PATCH /api/me, and the two links mails carry,
+opened without logging in: /api/me/email/confirm and /api/me/unsubscribe, each with the token of its link.
+
+Thin views over games/mail.py; the request and answer serializers, strict and exact for the schema, are here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from rest_framework import permissions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import mail, vacations
+from games.api import responses as r
+from games.api.errors import error_responses
+from games.api.fields import StrictCharField, StrictChoiceField
+from games.api.responses import ErrorSerializer
+from games.models import NOTIFICATION_KINDS
+
+ADDRESS_MAX = 254
+TOKEN_MAX = 1000
+INVALID_TOKEN = OpenApiResponse(
+    ErrorSerializer, description="invalid input (`invalid`), or a link that is not valid, has expired or is stale "
+    "(`invalid_token`)"
+)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "format": "email", "maxLength": ADDRESS_MAX},
+            {"type": "string", "enum": [""]},
+        ],
+        "description": "the address to mail notifications to, used once confirmed by the link mailed to it; "
+        '"" removes it',
+    }
+)
+class AddressField(serializers.EmailField):
+    default_error_messages = {"invalid": 'must be an e-mail address, or "" to remove it'}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=ADDRESS_MAX, allow_blank=True, trim_whitespace=False, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "properties": {kind: {"type": "boolean"} for kind in NOTIFICATION_KINDS},
+        "additionalProperties": False,
+        "description": "kinds of notification to mail (true) or not (false); kinds left out keep their setting",
+    }
+)
+class NotifyField(serializers.Field):
+    default_error_messages = {
+        "invalid": "must be an object of kinds and true or false",
+        "unknown_kind": f"the kinds are {', '.join(NOTIFICATION_KINDS)}",
+    }
+
+    def to_internal_value(self, data: Any) -> dict[str, bool]:
+        if not isinstance(data, dict) or not all(isinstance(on, bool) for on in data.values()):
+            self.fail("invalid")
+        if not set(data) <= set(NOTIFICATION_KINDS):
+            self.fail("unknown_kind")
+        return dict(data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class MeUpdateSerializer(serializers.Serializer):
+    email = AddressField(required=False)
+    notify = NotifyField(required=False)
+    language = StrictChoiceField(
+        mail.LANGUAGES, required=False, allow_null=True, help_text="null: the request's Accept-Language decides"
+    )
+
+
+class LinkTokenSerializer(serializers.Serializer):
+    token = StrictCharField(
+        min_length=1, max_length=TOKEN_MAX, trim_whitespace=False, help_text="the `token` of the link's query string"
+    )
+
+
+NotifySettingsSerializer = type(
+    "NotifySettingsSerializer",
+    (serializers.Serializer,),
+    {kind: serializers.BooleanField(help_text="mailed or not") for kind in NOTIFICATION_KINDS},
+)
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField(allow_null=True, help_text="the confirmed address notifications are mailed to")
+    email_pending = serializers.EmailField(allow_null=True, help_text="an address whose link is not opened yet")
+    notify = NotifySettingsSerializer(help_text="every kind of notification: mailed or not")
+    language = serializers.ChoiceField(mail.LANGUAGES, allow_null=True, help_text="null: Accept-Language decides")
+    vacation = r.VacationStatusSerializer(help_text="your daily clocks' vacation (POST /api/me/vacation)")
+
+
+class ConfirmedSerializer(serializers.Serializer):
+    email = serializers.EmailField(help_text="the address confirmed: notifications are mailed to it now")
+
+
+class UnsubscribedSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(NOTIFICATION_KINDS)
+    notify = serializers.BooleanField(help_text="always false: this kind is no longer mailed")
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class MeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="me_retrieve", responses={200: MeSerializer, **error_responses(401)},
+        description="Your own settings: the e-mail address (confirmed, and one waiting for its link), which "
+        "notifications are mailed, the language.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(_me(request.user))
+
+    @extend_schema(
+        operation_id="me_update", request=MeUpdateSerializer,
+        responses={200: MeSerializer, **error_responses(400, 401, 403, 413, 415)},
+        description="Change your settings; fields left out stay. A new address is mailed a link (valid "
+        f"{mail.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it.",
+    )
+    def patch(self, request: Request) -> Response:
+        mail.account_update(request.user, _valid(MeUpdateSerializer, request.data))
+        return Response(_me(request.user))
+
+
+def _me(user: Any) -> dict[str, Any]:
+    return {**mail.account_settings(user), "vacation": vacations.status(user)}
+
+
+class _LinkView(APIView):
+    """Opened from a mail: the token is the credential, so no login, no session (no CSRF) and no throttle."""
+
+    authentication_classes: list[type] = []
+    permission_classes = [permissions.AllowAny]
+
+
+class EmailConfirmView(_LinkView):
+    @extend_schema(
+        operation_id="me_email_confirm", request=LinkTokenSerializer,
+        responses={200: ConfirmedSerializer, 400: INVALID_TOKEN, **error_responses(413, 415)},
+        description="Confirm an address with the token of the link mailed to it (no login needed).",
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"email": mail.email_confirm(_valid(LinkTokenSerializer, request.data)["token"])})
+
+
+class UnsubscribeView(_LinkView):
+    @extend_schema(
+        operation_id="me_unsubscribe", request=LinkTokenSerializer,
+        responses={200: UnsubscribedSerializer, 400: INVALID_TOKEN, **error_responses(413, 415)},
+        description="Stop mailing the kind of notification the token of a mail's link names (no login needed).",
+    )
+    def post(self, request: Request) -> Response:
+        kind = mail.unsubscribe(_valid(LinkTokenSerializer, request.data)["token"])
+        return Response({"kind": kind, "notify": False})

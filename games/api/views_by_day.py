@@ -1,0 +1,140 @@
+"""Playing by day (API.md): the queue, invitations, rematch, my games, vacations and the inbox.
+
+Thin views, as in games/api/views.py: parse, call one use case, format.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import inbox, invitations, matchmaker, rematch, selectors, vacations
+from games.api import queries as q
+from games.api import responses as r
+from games.api import serializers as s
+from games.api.errors import error_responses
+from games.api.views import WRITE_ERRORS, _valid
+from games.models import Notification
+
+READ_ERRORS = error_responses(401, 403)
+
+
+class QueueView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="queue_join", request=s.QueueSerializer,
+        responses={201: r.QueueStatusSerializer, **error_responses(400, 401, 403, 409, 413, 415)},
+        description="Wait for a table: players with overlapping choices, closest ratings first; the rating gap "
+        "you accept widens the longer you wait. A worker forms the table; you get a `game_formed` notification.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.QueueSerializer, request.data)
+        entry = matchmaker.join(
+            request.user, data["map"], data["players"], data["ranked"], data["speed"], data["bots_after"]
+        )
+        return Response(matchmaker.status(entry), status=status.HTTP_201_CREATED)
+
+    @extend_schema(operation_id="queue_status", responses={200: r.QueueStatusSerializer, **error_responses(401, 403, 404)})
+    def get(self, request: Request) -> Response:
+        return Response(matchmaker.status(matchmaker.entry_of(request.user)))
+
+    @extend_schema(operation_id="queue_leave", responses={204: None, **error_responses(401, 403, 404, 409)})
+    def delete(self, request: Request) -> Response:
+        matchmaker.leave(request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InviteView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=s.InviteSerializer, responses={201: r.InvitationSerializer, **WRITE_ERRORS},
+        description="The creator invites a person by name: their own token, sent as an `invitation` notification.",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        data = _valid(s.InviteSerializer, request.data)
+        invitation = invitations.invite(game.pk, request.user, data["username"])
+        return Response(
+            {"username": invitation.invitee.username, "token": invitation.token}, status=status.HTTP_201_CREATED
+        )
+
+
+class RematchView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={200: r.RematchSerializer, **error_responses(401, 403, 404, 409, 413, 415)},
+        description="Offer a rematch of a finished game, or accept the offer standing. Once every person has "
+        "accepted, `game` names the new game (same map, seats and bots; the next seat plays first).",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        return Response({"offer": rematch.offer_json(rematch.rematch(game.pk, request.user))})
+
+
+class MyGamesView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        responses={200: r.MyGamesSerializer, **READ_ERRORS},
+        description="Your open and active games (and those just over), the ones awaiting your move first.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.my_games(request.user))
+
+
+class VacationView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="vacation_status", responses={200: r.VacationStatusSerializer, **READ_ERRORS})
+    def get(self, request: Request) -> Response:
+        return Response(vacations.status(request.user))
+
+    @extend_schema(
+        operation_id="vacation_take", request=s.VacationSerializer,
+        responses={201: r.VacationStatusSerializer, **error_responses(400, 401, 403, 409, 413, 415)},
+        description="Stop your daily clocks for `days` days (from now, or added to the vacation you are on).",
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.VacationSerializer, request.data)
+        return Response(vacations.take(request.user, data["days"]), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="vacation_end", responses={200: r.VacationStatusSerializer, **READ_ERRORS},
+        description="End your vacation now: your clocks run again and the unused days are given back.",
+    )
+    def delete(self, request: Request) -> Response:
+        return Response(vacations.end(request.user))
+
+
+class NotificationsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        parameters=[q.NotificationsQuery], responses={200: r.NotificationListSerializer, **error_responses(400, 401, 403)},
+        description="Your notifications, newest first (the latest 100; `unread=1`: only those not read yet).",
+    )
+    def get(self, request: Request) -> Response:
+        query = q.parsed(q.NotificationsQuery, request)
+        rows = Notification.objects.filter(user=request.user)
+        if query.get("unread"):
+            rows = rows.filter(read=False)
+        return Response({"results": [inbox.as_json(row) for row in rows.order_by("-pk")[:100]]})
+
+
+class NotificationsReadView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="notifications_read", request=s.ReadSerializer,
+        responses={204: None, **error_responses(400, 401, 403, 413, 415)},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(s.ReadSerializer, request.data)
+        inbox.mark_read(request.user.pk, None if data.get("all") else data["ids"])
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,17 @@
+"""The one error a use case raises to refuse a request (games/services.py and its neighbours)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """A refused request: `code` and `status` are the API's (API.md)."""
+
+    status = 400
+
+    def __init__(self, code: str, detail: str, status: int | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code, self.detail, self.extra = code, detail, extra
+        if status is not None:
+            self.status = status

@@ -1,0 +1,130 @@
+"""The queue (API.md, Playing by day): join, look, leave; and the worker's run that forms tables.
+
+Joining writes a row and queues a run (after the commit); the beat runs it too, every TTR_MATCH_SECONDS, so
+waiting players' accepted rating gaps widen and bots come when they said they may. A run is one transaction:
+it takes PostgreSQL's advisory lock for the queue (two runs never look at once, so the second sees what the
+first left), locks the waiting rows with SKIP LOCKED (a row someone is leaving just then is not taken), forms
+tables with the pure rule of games/matching.py, and for each table creates and starts the game through the same
+service as a rematch (services.game_form), marks its rows matched with the game and notifies each member
+(`game_formed`, on their socket after the commit). Leaving locks the row first: it waits for a run holding it,
+then finds it waiting (and deletes it) or matched (and says which game took it) — never both.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games import inbox, matching, notify, ratings, services
+from games.errors import ServiceError
+from games.models import Game, QueueEntry, Rating, map_name
+
+MATCH = "games.tasks.match"
+QUEUE_LOCK = zlib.crc32(b"ttr-queue")  # the advisory lock's key
+LIVE_TURN_SECONDS = 90  # the clock of a live game the queue forms
+DAILY = services.TimeControl("daily", None, 1, 3)
+
+
+def join(user: Any, map_name: str, counts: list[int], ranked: bool, speed: str, bots_after: int | None) -> QueueEntry:
+    with transaction.atomic():
+        current = QueueEntry.objects.select_for_update().filter(user=user).first()
+        if current is not None and current.status == QueueEntry.Status.WAITING:
+            raise ServiceError("already_queued", "you are in the queue already: leave it to change your choices", status=409)
+        if current is not None:
+            current.delete()  # the last table the queue found you: done with
+        rating = Rating.objects.filter(user=user, map=map_name).first()
+        entry = QueueEntry.objects.create(
+            user=user, map=map_name, counts=counts, ranked=ranked, speed=speed, bots_after=bots_after,
+            rating=ratings.shown(rating.mu, rating.sigma) if rating else 0.0, since=timezone.now(),
+        )
+        transaction.on_commit(lambda: notify.send(MATCH))
+    return entry
+
+
+def entry_of(user: Any) -> QueueEntry:
+    entry = QueueEntry.objects.filter(user=user).first() if user.is_authenticated else None
+    if entry is None:
+        raise ServiceError("not_queued", "you are not in the queue", status=404)
+    return entry
+
+
+def status(entry: QueueEntry) -> dict[str, Any]:
+    """Where a player stands: their choices, since when, and how many compatible players wait with them."""
+    answer: dict[str, Any] = {
+        "status": entry.status, "since": entry.since.isoformat(), "map": entry.map, "players": entry.counts,
+        "ranked": entry.ranked, "speed": entry.speed, "bots_after": entry.bots_after,
+        "game": str(entry.game_id) if entry.game_id else None,
+    }
+    if entry.status == QueueEntry.Status.WAITING:
+        others = QueueEntry.objects.filter(
+            status=QueueEntry.Status.WAITING, map=entry.map, ranked=entry.ranked, speed=entry.speed
+        ).exclude(pk=entry.pk)
+        wanted = set(entry.counts)
+        answer["waiting"] = sum(1 for counts in others.values_list("counts", flat=True) if wanted & set(counts))
+        waited = (timezone.now() - entry.since).total_seconds()
+        answer["rating_gap"] = round(matching.allowed_gap(waited), 2)
+    return answer
+
+
+def leave(user: Any) -> None:
+    with transaction.atomic():
+        entry = QueueEntry.objects.select_for_update().filter(user=user).first()  # waits for a run that holds it
+        if entry is None:
+            raise ServiceError("not_queued", "you are not in the queue", status=404)
+        if entry.status == QueueEntry.Status.MATCHED:
+            raise ServiceError(
+                "already_matched", "a table has already formed for you", status=409,
+                game=str(entry.game_id) if entry.game_id else None,
+            )
+        entry.delete()
+
+
+def run(now: datetime | None = None) -> list[Game]:
+    """Form every table the queue allows now; the games started."""
+    now = now or timezone.now()
+    formed: list[Game] = []
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
+        rows = {
+            row.pk: row
+            for row in QueueEntry.objects.select_for_update(skip_locked=True)
+            .filter(status=QueueEntry.Status.WAITING)
+            .select_related("user")
+        }
+        tables = matching.form_tables([_waiting(row) for row in rows.values()], now.timestamp())
+        for table in tables:
+            formed.append(_seat(table, [rows[member] for member in table.members], now))
+    return formed
+
+
+def _waiting(row: QueueEntry) -> matching.Waiting:
+    return matching.Waiting(
+        id=row.pk, rating=row.rating, since=row.since.timestamp(), map=row.map, counts=frozenset(row.counts),
+        ranked=row.ranked, speed=row.speed, bots_after=row.bots_after,
+    )
+
+
+def _seat(table: matching.Table, members: list[QueueEntry], now: datetime) -> Game:
+    first = members[0]
+    seats: list[Any] = [member.user for member in members] + [settings.TTR_QUEUE_BOT] * table.bots
+    random.SystemRandom().shuffle(seats)
+    clock = DAILY if first.speed == "daily" else services.TimeControl("live", LIVE_TURN_SECONDS)
+    game = services.game_form(seats, map_name=first.map, ranked=first.ranked, clock=clock)
+    QueueEntry.objects.filter(pk__in=[member.pk for member in members]).update(
+        status=QueueEntry.Status.MATCHED, game=game, matched_at=now
+    )
+    others = f" and {table.bots} bot{'s' if table.bots != 1 else ''}" if table.bots else ""
+    for member in members:
+        inbox.send(
+            member.user_id, "game_formed", f"{game.pk}:{member.user_id}",
+            f"A {table.players}-player {map_name(first.map)} table formed: {len(members)} players{others}.", game.pk,
+        )
+    return game

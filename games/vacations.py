@@ -1,0 +1,61 @@
+"""Vacations (API.md, Playing by day): a person stops their daily clocks for a number of days, at most
+TTR_VACATION_DAYS (30) in any 365 days. Days booked count whether or not they are used, unless the vacation is
+ended early, which gives the rest back. The clock reads them (games/clocks.py); live games do not stop."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import ServiceError
+from games.models import Vacation
+
+YEAR = timedelta(days=365)
+
+
+def _day() -> timedelta:
+    return timedelta(seconds=settings.TTR_DAY_SECONDS)
+
+
+def status(user: Any) -> dict[str, Any]:
+    now = timezone.now()
+    current = Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).order_by("-ends_at").first()
+    return {"until": current.ends_at.isoformat() if current else None, "days_left": days_left(user)}
+
+
+def days_left(user: Any) -> int:
+    since = timezone.now() - YEAR
+    spans = Vacation.objects.filter(user=user, ends_at__gt=since).values_list("starts_at", "ends_at")
+    booked = sum((end - start for start, end in spans), timedelta(0))
+    return max(0, settings.TTR_VACATION_DAYS - round(booked / _day()))
+
+
+def take(user: Any, days: int) -> dict[str, Any]:
+    """Stop the person's daily clocks for `days` more days (from now, or from the end of the vacation on now)."""
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one booking at a time per person
+        left = days_left(user)
+        if days > left:
+            raise ServiceError(
+                "no_vacation_left", f"you have {left} vacation day(s) left in these 365 days", status=409, field="days"
+            )
+        now = timezone.now()
+        current = Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).order_by("-ends_at").first()
+        if current is not None:
+            current.ends_at += days * _day()
+            current.save(update_fields=["ends_at"])
+        else:
+            Vacation.objects.create(user=user, starts_at=now, ends_at=now + days * _day())
+    return status(user)
+
+
+def end(user: Any) -> dict[str, Any]:
+    """End the vacation on now: the clocks run again and the days not used are given back."""
+    now = timezone.now()
+    Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)
+    return status(user)
