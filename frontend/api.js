@@ -46,6 +46,7 @@ export async function api(method, path, body) {
   const response = await fetch(`/api${path}`, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
+  if (response.status === 204) return null; // done, nothing to say (DELETE /queue, POST /notifications/read)
   const data = await response.json().catch(() => ({ code: "server_error", detail: `HTTP ${response.status}` }));
   if (response.status === 401 && data.code === "authentication_failed" && token) {
     // The stored token is no longer good: forget it, and read again as anyone may (a page stays readable).
@@ -58,6 +59,11 @@ export async function api(method, path, body) {
 
 export const get = (path) => api("GET", path);
 export const post = (path, body = {}) => api("POST", path, body);
+export const patch = (path, body = {}) => api("PATCH", path, body);
+export const del = (path) => api("DELETE", path);
+
+// What went wrong, in the words shown to the player (an ApiError's text, or anything else's message).
+export const errorText = (err) => (err instanceof ApiError ? err.text : err?.message || String(err));
 
 const boards = new Map();
 export function board(name) {

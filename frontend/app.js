@@ -1,9 +1,13 @@
 // The client's entry: draws the page that the address names. Pages: / (lobby), /signin, /games/{id},
-// /games/{id}/replay, /leaderboard, /users/{name}. Only the public API of ../shared/API.md is used.
+// /games/{id}/replay, /leaderboard, /users/{name}, /me (settings), /confirm-email, /unsubscribe. Only the public
+// API of ../shared/API.md is used.
 import { h, mount } from "./dom.js";
 import { get, post, session, ApiError } from "./api.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
+import { startInbox } from "./inbox.js";
+import { createForm, myGamesSection, queueSection } from "./lobby.js";
+import { confirmEmailPage, mePage, unsubscribePage } from "./me.js";
 import { seatName } from "./words.js";
 
 const page = document.getElementById("page");
@@ -15,8 +19,10 @@ function header() {
     mount(who, h("a", { href: `/signin?next=${here}` }, "Sign in"));
   } else {
     mount(who, h("a", { href: `/users/${encodeURIComponent(session.user)}` }, session.user), " ",
+      h("a", { href: "/me" }, "Settings"), " ",
       h("button", { type: "button", onclick: logout }, "Log out"));
   }
+  startInbox(document.getElementById("inbox"));
   // A token the server refused (expired, or revoked by a log-out elsewhere): say so above the page, once.
   document.querySelector(".session-notice")?.remove();
   if (session.expired && !session.user) {
@@ -85,31 +91,6 @@ async function join(id) {
   catch (err) { alert(err instanceof ApiError ? err.text : String(err)); }
 }
 
-function createForm() {
-  const error = h("p.error", { role: "alert" });
-  const map = h("select", { name: "map" }, h("option", { value: "europe" }, "Europe"), h("option", { value: "usa" }, "USA"));
-  const players = h("select", { name: "players" }, [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 4 }, n)));
-  const ranked = h("input", { type: "checkbox", name: "ranked" });
-  const clock = h("select", { name: "turn_seconds" },
-    h("option", { value: "" }, "no clock"), h("option", { value: "60" }, "1 minute"),
-    h("option", { value: "300" }, "5 minutes"), h("option", { value: "86400" }, "1 day"));
-  return h("form.card-box.inline.create", {
-    onsubmit: async (e) => {
-      e.preventDefault();
-      try {
-        const game = await post("/games", {
-          map: map.value, players: Number(players.value), ranked: ranked.checked,
-          turn_seconds: clock.value ? Number(clock.value) : null,
-        });
-        location.href = `/games/${game.id}`;
-      } catch (err) { error.textContent = err instanceof ApiError ? err.text : String(err); }
-    },
-  }, h("h2", { style: "width:100%" }, "New game"),
-  h("label", {}, "Map", map), h("label", {}, "Players", players),
-  h("label", {}, "Turn time", clock), h("label", {}, h("span", {}, "Ranked"), ranked),
-  h("button.primary", { type: "submit" }, "Create game"), error);
-}
-
 async function whoseTurn(games) {
   const turns = new Map();
   await Promise.all(games.map(async (g) => {
@@ -137,7 +118,8 @@ async function lobbyPage() {
     onchange: (e) => { setParam("mine", e.target.checked ? "1" : null); LISTS.forEach(([st]) => setParam(st, null)); lobbyPage(); },
   }), " Only games I am seated in")) : null;
   mount(page, h("h1", {}, "Lobby"),
-    session.user ? createForm() : h("p.card-box", {}, h("a", { href: "/signin" }, "Sign in"), " to create or join a game."),
+    session.user ? [myGamesSection(), queueSection(), createForm()]
+      : h("p.card-box", {}, h("a", { href: "/signin" }, "Sign in"), " to create or join a game."),
     filter, sections);
   await Promise.all(LISTS.map(([status, title], i) => gamesSection(sections[i], status, title, mine)));
 }
@@ -241,7 +223,8 @@ async function userPage(name) {
 }
 
 const TITLES = [[/^\/signin$/, "Sign in"], [/^\/leaderboard$/, "Leaderboard"], [/^\/users\//, "Player"],
-  [/\/replay$/, "Replay"], [/^\/games\//, "Game"]];
+  [/\/replay$/, "Replay"], [/^\/games\//, "Game"], [/^\/me$/, "Settings"], [/^\/confirm-email$/, "E-mail address"],
+  [/^\/unsubscribe$/, "Unsubscribe"]];
 
 async function route() {
   header();
@@ -252,6 +235,9 @@ async function route() {
   try {
     if (path === "/signin") return signinPage();
     if (path === "/leaderboard") return await leaderboardPage();
+    if (path === "/me") return await mePage(page);
+    if (path === "/confirm-email") return await confirmEmailPage(page);
+    if (path === "/unsubscribe") return await unsubscribePage(page);
     if ((m = path.match(/^\/users\/([^/]+)$/))) return await userPage(decodeURIComponent(m[1]));
     if ((m = path.match(/^\/games\/([0-9a-f-]{36})\/replay$/))) return await replayPage(page, m[1]);
     if ((m = path.match(/^\/games\/([0-9a-f-]{36})$/))) return await gamePage(page, m[1]);

@@ -10,12 +10,23 @@ import { h, mount } from "./dom.js";
 import { get, post, session, ApiError, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
 import { CARD_COLOURS, FILL, SEAT_FILL, SEAT_NAME, cardsText } from "./colours.js";
-import { BOT_LEVELS, logLines, seatName, ticketText } from "./words.js";
+import { BOT_LEVELS, logLines, seatName, ticketText, timeControlText, timeLeftText } from "./words.js";
 import { scoreTable, playersTable, cardFace, completedTickets } from "./panels.js";
+import { acceptInvite, InvitePanel, Rematch } from "./byday.js";
 
 export async function gamePage(page, id) {
+  const invite = await acceptInvite(id); // an invitation link (?invite=) seats the person first
+  if (invite.away) return; // off to sign in first
+  const refused = invite.problem ? h("p.error.invite-problem", { role: "alert" }, invite.problem) : null;
   const game = new Game(page, id);
-  await game.start();
+  try {
+    await game.start();
+  } catch (err) {
+    if (!refused) throw err;
+    mount(page, h("h1", {}, "Game"), refused); // the invitation's refusal says more than the game's
+    return;
+  }
+  if (refused) page.prepend(refused);
   window.ttrGame = game; // for debugging in a console
 }
 
@@ -241,6 +252,7 @@ class Game {
     let stale = false;
     try {
       await post(`/games/${this.id}/moves`, { expected_seq: this.seq, move });
+      window.dispatchEvent(new Event("ttr:moved")); // the inbox's "your turn in N games" may change
       if (this.selected === selected) this.selected = null;
       this.keep = new Set();
     } catch (err) {
@@ -332,7 +344,9 @@ class Game {
       new Set(stations.map((m) => m.city)), (city) => this.choose("city", city));
     this.board.select(this.selected?.kind === "route" ? this.selected.id : null);
     mount(this.finalWrap, this.finalSection());
+    if (this.status === "finished") this.rematch = this.rematch || new Rematch(this);
     mount(this.side,
+      this.rematch ? this.rematch.render() || this.rematch.element : null,
       // What a move needs first (on a phone, right under the board): the choices, the market, the hand.
       this.actionsSection(),
       this.marketSection(),
@@ -360,6 +374,7 @@ class Game {
     const phase = v ? v.phase : this.summary.status;
     mount(this.statusBar,
       h("strong", {}, `${this.summary.map === "usa" ? "USA" : "Europe"}`),
+      h("span.time-control", {}, timeControlText(this.summary), this.summary.private ? " · private" : ""),
       this.closed ? null : h(`span.conn${this.online ? "" : ".offline"}`, { "data-online": String(this.online), role: "status" },
         this.online ? "live" : "offline: reconnecting…"),
       v && v.phase !== "finished" ? h(`span${mine ? ".turn-now" : ""}`, { "data-turn": v.current_seat },
@@ -396,18 +411,21 @@ class Game {
     mount(this.side,
       h("section.open", {}, h("h2", { tabindex: -1 }, "Waiting to start"),
         this.error ? h("p.error", { role: "alert" }, this.error) : null,
-        h("p", {}, `${s.players} seats, ${s.ranked ? "ranked" : "unranked"}, created by ${s.created_by}.`),
+        h("p", {}, `${s.players} seats, ${s.ranked ? "ranked" : "unranked"}, ${timeControlText(s)}${s.private ? ", private" : ""}, created by ${s.created_by}.`),
         h("ul", {}, s.seats.map((seat) => h("li", { "data-seat": seat.seat },
           h("span.swatch", { style: `background:${SEAT_FILL[seat.seat]}` }), `Seat ${seat.seat + 1}: `,
           seat.username || seat.bot ? seatName(seat) : h("span.muted", {}, "empty"), " ",
           !seat.username && !seat.bot && mine ? h("button", { type: "button", "data-add-bot": seat.seat,
             onclick: () => this.seatAction("bots", { seat: seat.seat, level: level.value }) }, "Add bot") : null,
-          !seat.username && !seat.bot && !seated && session.user ? h("button", { type: "button", "data-sit": seat.seat,
+          !seat.username && !seat.bot && !seated && session.user && !s.private ? h("button", { type: "button", "data-sit": seat.seat,
             onclick: () => this.seatAction("join", { seat: seat.seat }) }, "Sit here") : null))),
+        mine && s.invite && s.seats.some((x) => !x.username && !x.bot)
+          ? (this.invites = this.invites || new InvitePanel(this.id)).update(s.invite) : null,
         mine ? h("p", {}, h("label", {}, "Bot level ", level)) : null,
         mine ? h("p", {}, h("button.primary", { type: "button", "data-action": "start",
           onclick: () => this.seatAction("start", { fill_with_bots: level.value }) }, "Start (empty seats get bots)")) : null,
-        !session.user ? h("p", {}, h("a", { href: `/signin?next=/games/${this.id}` }, "Sign in"), " to join.") : null));
+        !session.user && !s.private ? h("p", {}, h("a", { href: `/signin?next=/games/${this.id}` }, "Sign in"), " to join.") : null,
+        s.private && !seated ? h("p.muted", {}, "A private game: its seats are taken with an invitation link from its creator.") : null));
   }
 
   choose(kind, id) {
@@ -579,9 +597,7 @@ function phaseText(phase) {
 }
 
 function clockText(deadline) {
-  const left = Math.max(0, Math.round((new Date(deadline) - Date.now()) / 1000));
-  const m = Math.floor(left / 60), s = left % 60;
-  return `${m}:${String(s).padStart(2, "0")} left to decide`;
+  return `${timeLeftText(deadline)} left to decide`;
 }
 
 export { routeName, FILL, SEAT_NAME };

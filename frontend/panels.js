@@ -1,7 +1,7 @@
 // Pieces shared by the game and replay pages: cards, the players' table, completed tickets, the final score.
 import { h } from "./dom.js";
 import { SEAT_FILL, SEAT_NAME, cardBackground } from "./colours.js";
-import { seatName, ticketText } from "./words.js";
+import { durationText, seatName, ticketText } from "./words.js";
 
 // A card: its colour's pattern, its name and (in a hand) how many.
 export function cardFace(colour, count, { button = false, label, onclick, disabled, ...data } = {}) {
@@ -17,7 +17,8 @@ export function cardFace(colour, count, { button = false, label, onclick, disabl
 
 export function playersTable(view, summary, presence) {
   const stations = view.map !== "usa"; // the USA map has no stations
-  const titles = ["Player", "Score", "Trains", "Cards", "Tickets", stations ? "Stations" : null].filter(Boolean);
+  const banks = view.banks && typeof view.banks === "object" ? view.banks : null; // daily games: each seat's bank
+  const titles = ["Player", "Score", "Trains", "Cards", "Tickets", stations ? "Stations" : null, banks ? "Bank" : null].filter(Boolean);
   return h("div.table-scroll", {}, h("table.players", {},
     h("thead", {}, h("tr", {}, titles.map((t) => h("th", {}, t)))),
     h("tbody", {}, view.players.map((p) => {
@@ -28,7 +29,8 @@ export function playersTable(view, summary, presence) {
           h("span.swatch", { style: `background:${SEAT_FILL[p.seat]}`, title: SEAT_NAME[p.seat] }),
           `${p.seat + 1}. ${seatName(seat)}`, view.your_seat === p.seat ? " (you)" : "", current ? " ▶" : ""),
         h("td", {}, p.score), h("td", {}, p.trains), h("td", {}, p.cards), h("td", {}, p.tickets),
-        stations ? h("td", {}, p.stations_left ?? "") : null);
+        stations ? h("td", {}, p.stations_left ?? "") : null,
+        banks ? h("td.bank", { "data-bank": banks[p.seat] ?? "" }, banks[p.seat] === undefined ? "" : durationText(banks[p.seat])) : null);
     }))));
 }
 

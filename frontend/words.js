@@ -115,3 +115,60 @@ export function logLines(events, ctx) {
   }
   return lines;
 }
+
+// ---- Playing by day: time controls, clocks, notifications, the queue.
+
+export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+export const mapName = (map) => (map === "usa" ? "USA" : "Europe");
+
+// A length of time in words, to the two largest units: "3 days", "1 d 4 h", "2 h 5 min", "5 min", "45 s".
+export function durationText(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const [d, hr, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
+  if (d) return hr ? `${d} d ${hr} h` : plural(d, "day");
+  if (hr) return m ? `${hr} h ${m} min` : `${hr} h`;
+  if (m) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  return `${s} s`;
+}
+
+// A game's time control: "daily · 1 day/move + 3 days bank", "live · 5 min/move", "live · no clock".
+export function timeControlText(game) {
+  if (game.speed === "daily") {
+    const bank = game.bank_days ? ` + ${plural(game.bank_days, "day")} bank` : ", no bank";
+    return `daily · ${plural(game.days_per_move || 1, "day")}/move${bank}`;
+  }
+  return game.turn_seconds ? `live · ${durationText(game.turn_seconds)}/move` : "live · no clock";
+}
+
+// The time left until a deadline: "4:59" under an hour (it ticks by the second), else "2 d 3 h".
+export function timeLeftText(deadline, now = Date.now()) {
+  const left = Math.max(0, Math.round((new Date(deadline) - now) / 1000));
+  if (left >= 3600) return durationText(left);
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+// When something happened, near now in words and otherwise as a date: "just now", "5 min ago", "3 h ago".
+export function agoText(at, now = Date.now()) {
+  const seconds = Math.round((now - new Date(at)) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 86400) return `${durationText(Math.floor(seconds / 60) * 60).replace(/ \d+ min$/, "")} ago`;
+  return new Date(at).toLocaleString();
+}
+
+// The kinds of notification, as the settings page names them ("e-mail me when …").
+export const NOTIFICATION_KINDS = [
+  ["your_turn", "it is my move"],
+  ["clock_running_out", "my clock is running out"],
+  ["game_formed", "the queue has found me a table"],
+  ["invitation", "someone invites me to a game"],
+  ["rematch_offered", "someone offers a rematch"],
+  ["game_ended", "a game of mine has ended"],
+];
+
+// A place in the queue in words: "Europe · 2 or 3 players · ranked · daily · bots after 60 s".
+export function queueText(entry) {
+  const counts = [...(entry.players || [])].sort((a, b) => a - b);
+  const players = counts.length > 1 ? `${counts.slice(0, -1).join(", ")} or ${counts[counts.length - 1]}` : counts[0];
+  return [mapName(entry.map), `${players} players`, entry.ranked ? "ranked" : "unranked", entry.speed || "live",
+    entry.bots_after === null || entry.bots_after === undefined ? "no bots" : `bots after ${durationText(entry.bots_after)}`].join(" · ");
+}

@@ -6,6 +6,7 @@ Screenshots go to test-artifacts/browser/ (gitignored).
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,6 +46,8 @@ def artifacts() -> Path:
 def live() -> Iterator[LiveServer]:
     if reason := _missing():
         pytest.skip(reason)
+    # Notifications are mailed every 2 s rather than every minute: test_by_day opens the links of such a mail.
+    os.environ.setdefault("TTR_MAIL_SECONDS", "2")
     with embedded_server() as server:
         yield server
 

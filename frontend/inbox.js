@@ -1,0 +1,298 @@
+// The header's inbox: a button with the count of unread notifications, a badge "your turn in N games", a panel
+// listing the notifications (each a link to its game; "mark all read"), and opt-in desktop notifications.
+//
+// One socket per browser, not per tab: the tabs of this site elect a leader with a Web Lock; the leader holds
+// the user socket (/ws/me/), and tells the other tabs what it hears over a BroadcastChannel. So a person with
+// ten tabs costs the server one socket, a desktop notification is shown once (and only when none of the tabs
+// is visible), and a page that reads nothing (a finished game) opens nothing. When the leader tab closes, the
+// lock passes to another tab, which connects. Browsers without Web Locks give every tab its own socket.
+//
+// Counts: `unread` from the socket (hello, then each notification); `your_turn` from hello, then from
+// GET /api/me/games after each notification and after a move of mine while the count is not zero (a move
+// sends me no notification, but may end my turn). Pages hear notifications as `ttr:notification` events.
+import { h, mount } from "./dom.js";
+import { get, post, session, errorText } from "./api.js";
+import { agoText, plural } from "./words.js";
+
+const LOCK = "ttr.inbox";
+const TAB = Math.random().toString(36).slice(2);
+const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404;
+
+const counts = { unread: null, your_turn: null };
+const visibleTabs = new Map(); // the leader's view of which other tabs are visible
+let channel = null;
+let holder = null;
+let leader = false;
+let socket = null;
+let retry = 0;
+let started = false;
+let releaseLock = null;
+let waiting = null;
+let reconnectTimer = null;
+let refreshTimer = null;
+let panel = null;
+
+// Draws the inbox into `element` (the header's #inbox) and, once per page, starts hearing notifications.
+export function startInbox(element) {
+  holder = element;
+  if (!session.token) {
+    stop();
+    mount(holder);
+    return;
+  }
+  draw();
+  if (started) return;
+  started = true;
+  if ("BroadcastChannel" in window) {
+    channel = new BroadcastChannel(LOCK);
+    channel.onmessage = (message) => { if (message.data.user === session.user) fromTab(message.data); };
+    tell({ type: "ask" });
+    tellVisibility();
+  }
+  // Signed in or out in another tab: this tab's socket (if it leads) belongs to the person it was opened for.
+  window.addEventListener("storage", (event) => { if (event.key === "ttr.token" || event.key === null) restart(); });
+  document.addEventListener("visibilitychange", tellVisibility);
+  window.addEventListener("pagehide", () => tell({ type: "visible", tab: TAB, visible: false }));
+  window.addEventListener("ttr:moved", () => { if (counts.your_turn) refreshCounts(1500); });
+  campaign();
+}
+
+// Waits for the lock (at once when no other tab holds it), then leads until the tab closes or stop() releases it.
+function campaign() {
+  if (navigator.locks) {
+    waiting = new AbortController(); // stop() withdraws a request still waiting for the lock
+    navigator.locks.request(LOCK, { signal: waiting.signal }, () => new Promise((release) => { releaseLock = release; lead(); }))
+      .catch(() => { /* withdrawn */ });
+  } else {
+    lead();
+  }
+}
+
+function restart() {
+  stop();
+  counts.unread = counts.your_turn = null;
+  visibleTabs.clear();
+  if (!session.token) return mount(holder);
+  draw();
+  campaign();
+  tell({ type: "ask" });
+}
+
+// A message to the other tabs of this site, for the same person only (signed in as someone else there: ignored).
+function tell(message) {
+  channel?.postMessage({ ...message, user: session.user });
+}
+
+// Pages call this to hear every notification (the socket's message: id, kind, game, at, read, text).
+export function onNotification(listener) {
+  window.addEventListener("ttr:notification", (event) => listener(event.detail));
+}
+
+// The lobby read /api/me/games itself: its count of games awaiting my move is the badge's.
+export function setYourTurn(count) { setCounts({ your_turn: count }, true); }
+
+export function refreshCounts(delay = 300) {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(async () => {
+    try { setYourTurn((await get("/me/games")).your_turn); } catch { /* the next notification tries again */ }
+  }, delay);
+}
+
+function stop() {
+  leader = false;
+  clearTimeout(reconnectTimer);
+  const old = socket;
+  socket = null;
+  old?.close();
+  waiting?.abort();
+  releaseLock?.();
+  releaseLock = waiting = null;
+}
+
+// ---- the leader: the socket
+function lead() {
+  if (!session.token) return releaseLock?.();
+  leader = true;
+  tell({ type: "ask-visible" });
+  connect();
+}
+
+function connect() {
+  if (!leader || !session.token) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/me/?token=${encodeURIComponent(session.token)}`);
+  socket = ws;
+  let greeted = false;
+  ws.onmessage = (message) => {
+    const data = JSON.parse(message.data);
+    if (data.type === "hello") {
+      greeted = true;
+      retry = 0;
+      setCounts({ unread: data.unread, your_turn: data.your_turn }, true);
+    } else if (data.type === "notification") {
+      heard(data);
+    }
+  };
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    if (event.code === CLOSE_UNAUTHORISED) return session.expire();
+    if (!greeted && counts.unread === null) readCounts(); // no socket to say them: read them once
+    retry = Math.min(retry + 1, event.code === CLOSE_NOT_FOUND ? 8 : 6);
+    reconnectTimer = setTimeout(connect, 500 * 2 ** retry + Math.random() * 500);
+  };
+}
+
+async function readCounts() {
+  try {
+    const [unread, games] = await Promise.all([get("/notifications?unread=1"), get("/me/games")]);
+    setCounts({ unread: unread.count ?? unread.results.length, your_turn: games.your_turn }, true);
+  } catch { /* the socket's hello will say */ }
+}
+
+function heard(notification) {
+  if (typeof notification.unread === "number") setCounts({ unread: notification.unread }, true);
+  tell({ type: "notification", notification });
+  announce(notification);
+  desktopNotice(notification);
+  refreshCounts();
+}
+
+// ---- every tab
+function fromTab(message) {
+  switch (message.type) {
+    case "ask": if (leader) tell({ type: "counts", counts }); break;
+    case "ask-visible": tellVisibility(); break;
+    case "counts": setCounts(message.counts, false); break;
+    case "notification": announce(message.notification); break;
+    case "visible": visibleTabs.set(message.tab, message.visible); break;
+    default: break;
+  }
+}
+
+function tellVisibility() {
+  tell({ type: "visible", tab: TAB, visible: !document.hidden });
+}
+
+function setCounts(changed, share) {
+  for (const [key, value] of Object.entries(changed)) if (typeof value === "number") counts[key] = value;
+  if (share) tell({ type: "counts", counts });
+  draw();
+}
+
+function announce(notification) {
+  window.dispatchEvent(new CustomEvent("ttr:notification", { detail: notification }));
+  if (panel && !panel.hidden) fillPanel();
+}
+
+// A desktop notification, when the person allowed them and none of this site's tabs is in view.
+function desktopNotice(n) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  if (!document.hidden || [...visibleTabs.values()].some(Boolean)) return;
+  const notice = new Notification("Ticket to Ride", { body: n.text, tag: `ttr-${n.id}` });
+  notice.onclick = () => {
+    window.focus();
+    if (n.game) location.href = gameLink(n);
+    notice.close();
+  };
+}
+
+// ---- drawing
+// The link, the button and the panel are made once and kept (a redraw never takes the focus from the button).
+let button = null;
+let turnLink = null;
+
+function draw() {
+  if (!holder || !session.token) return;
+  const unread = counts.unread || 0;
+  const turns = counts.your_turn || 0;
+  if (!button || !holder.contains(button)) {
+    panel = panel || h("div.inbox-panel", { id: "inbox-panel", hidden: true, role: "region", "aria-label": "Notifications" });
+    button = button || h("button.inbox-button", { type: "button", "aria-expanded": "false", "aria-controls": "inbox-panel",
+      onclick: () => togglePanel() });
+    turnLink = turnLink || h("a.your-turn", { href: "/#my-games" });
+    mount(holder, turnLink, button, panel);
+  }
+  button.setAttribute("aria-label", unread ? `Inbox, ${unread} unread` : "Inbox");
+  mount(button, "Inbox", unread ? h("span.badge.unread", { "data-count": unread, "aria-hidden": "true" }, unread) : null);
+  turnLink.hidden = !turns;
+  turnLink.dataset.count = turns;
+  turnLink.textContent = `Your turn in ${plural(turns, "game")}`;
+}
+
+function togglePanel(open = panel.hidden) {
+  panel.hidden = !open;
+  button.setAttribute("aria-expanded", String(open));
+  if (!open) return;
+  mount(panel, h("p.muted", {}, "Loading…"));
+  fillPanel();
+  document.addEventListener("keydown", closeOnEscape);
+  setTimeout(() => document.addEventListener("click", closeOutside), 0);
+}
+
+function closeOnEscape(event) {
+  if (event.key !== "Escape") return;
+  closePanel();
+  button.focus();
+}
+
+function closeOutside(event) {
+  if (!holder.contains(event.target)) closePanel();
+}
+
+function closePanel() {
+  document.removeEventListener("keydown", closeOnEscape);
+  document.removeEventListener("click", closeOutside);
+  if (!panel.hidden) togglePanel(false);
+}
+
+async function fillPanel() {
+  let list;
+  try { list = (await get("/notifications")).results; }
+  catch (err) { return mount(panel, h("p.error", { role: "alert" }, errorText(err))); }
+  const error = h("p.error", { role: "alert" });
+  mount(panel, h("div.inbox-head", {}, h("h2", {}, "Notifications"),
+    h("button", { type: "button", "data-action": "read-all", disabled: !list.some((n) => !n.read),
+      onclick: () => markRead({ all: true }, error) }, "Mark all read")),
+  error, desktopOffer(),
+  list.length ? h("ul.notifications", {}, list.map((n) => h(`li${n.read ? "" : ".unread"}`, { "data-notification": n.id, "data-kind": n.kind },
+    n.game ? h("a", { href: gameLink(n), onclick: (e) => openOne(e, n) }, n.text) : h("span", {}, n.text),
+    h("span.muted.when", {}, ` · ${agoText(n.at)}`))))
+    : h("p.muted", {}, "Nothing yet: you hear here when it is your move, when a game forms, and of invitations."),
+  h("p.inbox-foot", {}, h("a", { href: "/me" }, "Settings: e-mail, vacation")));
+}
+
+async function markRead(body, error) {
+  try {
+    await post("/notifications/read", body);
+    setCounts({ unread: body.all ? 0 : Math.max(0, (counts.unread || 0) - body.ids.length) }, true);
+    fillPanel();
+  } catch (err) { error.textContent = errorText(err); }
+}
+
+// An invitation's link carries its token (the game page seats whoever opens it signed in).
+function gameLink(n) {
+  const token = n.kind === "invitation" ? n.data?.token : null;
+  return `/games/${n.game}${token ? `?invite=${encodeURIComponent(token)}` : ""}`;
+}
+
+// Opening a notification's game marks it read first (the page is left right after).
+async function openOne(event, n) {
+  if (n.read) return;
+  event.preventDefault();
+  const href = event.currentTarget.href;
+  try { await post("/notifications/read", { ids: [n.id] }); } catch { /* read or not, the game is what was asked for */ }
+  location.href = href;
+}
+
+// Desktop notifications are asked for only when the person presses the button (browsers ignore a request
+// made without a gesture, and it would be rude anyway).
+function desktopOffer() {
+  if (!("Notification" in window)) return null;
+  if (Notification.permission === "granted") return h("p.muted.desktop", {}, "Desktop notifications are on (shown while this site is out of view).");
+  if (Notification.permission === "denied") return h("p.muted.desktop", {}, "Desktop notifications are blocked in this browser's settings.");
+  return h("p.desktop", {}, h("button", { type: "button", "data-action": "desktop-notifications", onclick: async () => {
+    await Notification.requestPermission();
+    fillPanel();
+  } }, "Enable desktop notifications"));
+}

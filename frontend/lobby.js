@@ -1,0 +1,214 @@
+// The lobby's own sections for a signed-in person: "My games" (GET /api/me/games: those awaiting my move first,
+// with their clock and the moves made since I last looked), "Find a game" (the queue: POST, GET and DELETE
+// /api/queue) and "New game" (POST /api/games: live or daily, public or private).
+//
+// The queue is read every QUEUE_POLL_MS while this page waits in it and is in view, and at once when the inbox
+// hears that a table formed (game_formed); a table found while this browser waited opens its game. "My games"
+// is read again after each notification.
+import { h, mount } from "./dom.js";
+import { get, post, del, ApiError, errorText } from "./api.js";
+import { onNotification, setYourTurn } from "./inbox.js";
+import { mapName, plural, queueText, seatName, timeControlText, timeLeftText } from "./words.js";
+
+const QUEUE_POLL_MS = 2500;
+const QUEUED = "ttr.queued"; // set while this browser waits in the queue: a table found then opens its game
+
+// ---- My games
+export function myGamesSection() {
+  const section = h("section.card-box.my-games", { id: "my-games", "aria-busy": "true" },
+    h("h2", {}, "My games"), h("p.muted", {}, "Loading…"));
+  fillMyGames(section);
+  return section;
+}
+
+async function fillMyGames(section) {
+  let answer;
+  try { answer = await get("/me/games"); }
+  catch (err) { return mount(section, h("h2", {}, "My games"), h("p.error", { role: "alert" }, errorText(err))); }
+  setYourTurn(answer.your_turn);
+  const games = [...answer.results].sort((a, b) => Number(b.your_move) - Number(a.your_move)); // stable: the server's order within
+  mount(section, h("h2", {}, "My games", answer.your_turn ? h("span.badge.turns", {}, ` your move in ${answer.your_turn}`) : null),
+    games.length ? h("div.table-scroll", {}, h("table", {},
+      h("thead", {}, h("tr", {}, ["Game", "Seats", "Time", "Now"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, games.map(myGameRow))))
+      : h("p.muted", {}, "No game yet: find one below, or create one."));
+  section.setAttribute("aria-busy", "false");
+}
+
+function myGameRow(game) {
+  const fresh = game.new_moves ? h("span.new-moves", {}, ` · ${plural(game.new_moves, "new move")}`) : null;
+  const now = game.status === "open" ? "waiting for players" : game.status === "finished" ? "finished"
+    : game.your_move ? h("strong.your-move", {}, "Your move") : "others to move";
+  return h(`tr${game.your_move ? ".awaiting" : ""}`, { "data-game": game.id, "data-your-move": String(Boolean(game.your_move)) },
+    h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)), game.ranked ? " · ranked" : "",
+      game.private ? " · private" : ""),
+    h("td", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
+    h("td", {}, timeControlText(game), game.deadline ? h("div.deadline", { "data-deadline": game.deadline },
+      `${timeLeftText(game.deadline)} left`) : null),
+    h("td", {}, now, fresh));
+}
+
+// One listener for the page: whichever "My games" section is in the page now is read again.
+let heard = false;
+function listen() {
+  if (heard) return;
+  heard = true;
+  let timer = null;
+  onNotification((n) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const section = document.querySelector("section.my-games");
+      if (section) fillMyGames(section);
+    }, 200);
+    if (n.kind === "game_formed") document.querySelector("section.queue")?.dispatchEvent(new Event("ttr:poll"));
+  });
+}
+
+// ---- Find a game (the queue)
+export function queueSection() {
+  listen();
+  const section = h("section.card-box.queue", { "aria-live": "polite" }, h("h2", {}, "Find a game"), h("p.muted", {}, "Loading…"));
+  let timer = null;
+  const poll = async () => {
+    clearTimeout(timer);
+    if (!section.isConnected && section.dataset.started) return; // the lobby was drawn again: this one is gone
+    section.dataset.started = "1";
+    let entry;
+    try { entry = await get("/queue"); }
+    catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        localStorage.removeItem(QUEUED);
+        return showForm(section, poll);
+      }
+      mount(section, h("h2", {}, "Find a game"), h("p.error", { role: "alert" }, errorText(err)));
+      timer = setTimeout(poll, QUEUE_POLL_MS * 4);
+      return;
+    }
+    if (entry.status === "matched") return matched(section, entry, poll);
+    localStorage.setItem(QUEUED, "1");
+    showWaiting(section, entry, poll);
+    timer = setTimeout(function again() {
+      if (document.hidden) timer = setTimeout(again, QUEUE_POLL_MS);
+      else poll();
+    }, QUEUE_POLL_MS);
+  };
+  section.addEventListener("ttr:poll", poll);
+  poll();
+  return section;
+}
+
+// A table took me: open it when this browser was waiting for one; otherwise (an old match) say so only.
+function matched(section, entry, poll) {
+  if (localStorage.getItem(QUEUED)) {
+    localStorage.removeItem(QUEUED);
+    mount(section, h("h2", {}, "Find a game"), h("p", { role: "status" }, "A table is ready: opening the game…"));
+    location.href = `/games/${entry.game}`;
+    return;
+  }
+  showForm(section, poll, h("p.muted.last-match", {}, "The queue last found you ",
+    h("a", { href: `/games/${entry.game}` }, "this game"), "."));
+}
+
+function showWaiting(section, entry, poll) {
+  const error = h("p.error", { role: "alert" });
+  const waited = entry.since ? timeLeftText(Date.now(), new Date(entry.since).getTime()) : null;
+  const others = typeof entry.waiting !== "number" ? ""
+    : entry.waiting ? `${plural(entry.waiting, "other player")} waiting who would fit` : "nobody else who would fit is waiting yet";
+  mount(section, h("h2", {}, "Find a game"),
+    h("p.waiting", { "data-status": "waiting" }, h("strong", {}, "Looking for a table: "), queueText(entry)),
+    h("p.muted", {}, [waited ? `Waiting for ${waited}` : "Waiting", others].filter(Boolean).join(" · "),
+      ". The game opens here when a table forms; you are told in the inbox too."),
+    h("button", { type: "button", "data-action": "leave-queue", onclick: async () => {
+      try {
+        await del("/queue");
+        localStorage.removeItem(QUEUED);
+        poll();
+      } catch (err) {
+        if (err instanceof ApiError && err.body.code === "already_matched" && err.body.game) {
+          localStorage.removeItem(QUEUED);
+          location.href = `/games/${err.body.game}`;
+        } else {
+          error.textContent = errorText(err);
+        }
+      }
+    } }, "Leave the queue"), error);
+}
+
+function showForm(section, poll, note = null) {
+  const error = h("p.error", { role: "alert" });
+  const map = mapSelect();
+  const counts = [2, 3, 4, 5].map((n) => h("input", { type: "checkbox", name: "players", value: n, checked: n <= 4 }));
+  const ranked = h("input", { type: "checkbox", name: "ranked" });
+  const speed = speedSelect();
+  const bots = h("input", { type: "checkbox", name: "bots" });
+  const botSeconds = h("input", { type: "number", name: "bots_after", min: 0, max: 86400, value: 60, disabled: true,
+    "aria-label": "Seconds before bots fill the empty seats" });
+  bots.addEventListener("change", () => { botSeconds.disabled = !bots.checked; });
+  mount(section, h("h2", {}, "Find a game"), note,
+    h("form.inline.queue-form", { onsubmit: async (e) => {
+      e.preventDefault();
+      error.textContent = "";
+      const players = counts.filter((c) => c.checked).map((c) => Number(c.value));
+      if (!players.length) { error.textContent = "Tick at least one number of players."; return; }
+      try {
+        await post("/queue", { map: map.value, players, ranked: ranked.checked, speed: speed.value,
+          bots_after: bots.checked ? Number(botSeconds.value) : null });
+        localStorage.setItem(QUEUED, "1");
+        poll();
+      } catch (err) { error.textContent = errorText(err); }
+    } },
+    h("label", {}, "Map", map),
+    h("fieldset.counts", {}, h("legend", {}, "Players"), counts.map((c) => h("label", {}, c, ` ${c.value}`))),
+    h("label", {}, "Speed", speed),
+    h("label", {}, h("span", {}, "Ranked"), ranked),
+    h("fieldset.bots", {}, h("legend", {}, "Fill with bots"), h("label", {}, bots, " after"), botSeconds, h("span", {}, " s")),
+    h("button.primary", { type: "submit" }, "Find a game"), error));
+}
+
+// ---- New game
+export function createForm() {
+  const error = h("p.error", { role: "alert" });
+  const map = mapSelect();
+  const players = h("select", { name: "players" }, [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 4 }, n)));
+  const ranked = h("input", { type: "checkbox", name: "ranked" });
+  const secret = h("input", { type: "checkbox", name: "private" });
+  const speed = speedSelect();
+  const clock = h("select", { name: "turn_seconds" },
+    h("option", { value: "" }, "no clock"), h("option", { value: "60" }, "1 minute"),
+    h("option", { value: "300" }, "5 minutes"), h("option", { value: "86400" }, "1 day"));
+  const days = h("select", { name: "days_per_move" }, [1, 2, 3, 5, 7, 10, 14].map((n) => h("option", { value: n }, plural(n, "day"))));
+  const bank = h("input", { type: "number", name: "bank_days", min: 0, max: 30, value: 3 });
+  const live = h("label.live-only", {}, "Turn time", clock);
+  const daily = [h("label.daily-only", {}, "Days per move", days), h("label.daily-only", {}, "Bank days", bank)];
+  const show = () => {
+    live.hidden = speed.value !== "live";
+    for (const label of daily) label.hidden = speed.value !== "daily";
+  };
+  speed.addEventListener("change", show);
+  show();
+  return h("form.card-box.inline.create", {
+    onsubmit: async (e) => {
+      e.preventDefault();
+      error.textContent = "";
+      const time = speed.value === "daily"
+        ? { speed: "daily", turn_seconds: null, days_per_move: Number(days.value), bank_days: Number(bank.value) }
+        : { speed: "live", turn_seconds: clock.value ? Number(clock.value) : null };
+      try {
+        const game = await post("/games", { map: map.value, players: Number(players.value), ranked: ranked.checked,
+          private: secret.checked, ...time });
+        location.href = `/games/${game.id}`;
+      } catch (err) { error.textContent = errorText(err); }
+    },
+  }, h("h2", { style: "width:100%" }, "New game"),
+  h("label", {}, "Map", map), h("label", {}, "Players", players), h("label", {}, "Speed", speed), live, daily,
+  h("label", {}, h("span", {}, "Ranked"), ranked), h("label", {}, h("span", {}, "Private"), secret),
+  h("button.primary", { type: "submit" }, "Create game"), error);
+}
+
+function mapSelect() {
+  return h("select", { name: "map" }, h("option", { value: "europe" }, "Europe"), h("option", { value: "usa" }, "USA"));
+}
+
+function speedSelect() {
+  return h("select", { name: "speed" }, h("option", { value: "live" }, "live"), h("option", { value: "daily" }, "daily"));
+}
