@@ -1,24 +1,24 @@
 """The queue (API.md, Playing by day): join, look, leave; and the worker's run that forms tables.
 
 Joining writes a row and queues a run (after the commit); the beat runs it too, every TTR_MATCH_SECONDS, so
-waiting players' accepted rating gaps widen and bots come when they said they may. A run is one transaction:
-it takes PostgreSQL's advisory lock for the queue (two runs never look at once, so the second sees what the
-first left), locks the waiting rows with SKIP LOCKED (a row someone is leaving just then is not taken), forms
-tables with the pure rule of games/matching.py, and for each table creates and starts the game through the same
-service as a rematch (services.game_form), marks its rows matched with the game and notifies each member
-(`game_formed`, on their socket after the commit). Leaving locks the row first: it waits for a run holding it,
-then finds it waiting (and deletes it) or matched (and says which game took it) — never both.
+waiting players' accepted rating gaps widen and bots come when they said they may. A run reads the waiting
+rows, forms tables with the pure rule of games/matching.py, and seats each table in a transaction of its own:
+it locks the table's rows with SKIP LOCKED and goes on only if every one is still waiting and free (a row
+someone is leaving just then, or that another run has taken, is not; those players wait for the next run), then
+creates and starts the game through the same service as a rematch (services.game_form), marks the rows matched
+with the game and notifies each member (`game_formed`, on their socket after the commit). Leaving locks the row
+first: it waits for the one table being seated, then finds the row waiting (and deletes it) or matched (and says
+which game took it) — never both.
 """
 
 from __future__ import annotations
 
 import random
-import zlib
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import inbox, matching, notify, ratings, services
@@ -26,7 +26,6 @@ from games.errors import ServiceError
 from games.models import Game, QueueEntry, Rating, map_name
 
 MATCH = "games.tasks.match"
-QUEUE_LOCK = zlib.crc32(b"ttr-queue")  # the advisory lock's key
 LIVE_TURN_SECONDS = 90  # the clock of a live game the queue forms
 DAILY = services.TimeControl("daily", None, 1, 3)
 
@@ -88,20 +87,18 @@ def leave(user: Any) -> None:
 def run(now: datetime | None = None) -> list[Game]:
     """Form every table the queue allows now; the games started."""
     now = now or timezone.now()
+    waiting = [_waiting(row) for row in QueueEntry.objects.filter(status=QueueEntry.Status.WAITING)]
     formed: list[Game] = []
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
-        rows = {
-            row.pk: row
-            for row in QueueEntry.objects.select_for_update(skip_locked=True)
-            .filter(status=QueueEntry.Status.WAITING)
-            .select_related("user")
-        }
-        tables = matching.form_tables([_waiting(row) for row in rows.values()], now.timestamp())
-        for table in tables:
-            formed.append(_seat(table, [rows[member] for member in table.members], now))
+    for table in matching.form_tables(waiting, now.timestamp()):
+        with transaction.atomic():  # one table at a time: a leave waits for one table's game, never for the run
+            rows = {
+                row.pk: row
+                for row in QueueEntry.objects.select_for_update(skip_locked=True)
+                .filter(pk__in=table.members, status=QueueEntry.Status.WAITING)
+                .select_related("user")
+            }
+            if len(rows) == len(table.members):  # else someone left, or is leaving, or another run took them
+                formed.append(_seat(table, [rows[member] for member in table.members], now))
     return formed
 
 
