@@ -1,7 +1,7 @@
 """The account's own settings (API.md, Table talk and languages): GET/PATCH /api/me, and the two links mails carry,
 opened without logging in: /api/me/email/confirm and /api/me/unsubscribe, each with the token of its link.
 
-Thin views over games/mail.py; the request and answer serializers, strict and exact for the schema, are here.
+Thin views over games/account_settings.py; the request and answer serializers, strict and exact for the schema, are here.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import mail, vacations
+from games import account_settings, links, vacations
 from games.api import responses as r
 from games.api.errors import error_responses
 from games.api.fields import StrictCharField, StrictChoiceField
@@ -80,7 +80,7 @@ class MeUpdateSerializer(serializers.Serializer):
     email = AddressField(required=False)
     notify = NotifyField(required=False)
     language = StrictChoiceField(
-        mail.LANGUAGES, required=False, allow_null=True, help_text="null: the request's Accept-Language decides"
+        account_settings.LANGUAGES, required=False, allow_null=True, help_text="null: the request's Accept-Language decides"
     )
 
 
@@ -102,7 +102,9 @@ class MeSerializer(serializers.Serializer):
     email = serializers.EmailField(allow_null=True, help_text="the confirmed address notifications are mailed to")
     email_pending = serializers.EmailField(allow_null=True, help_text="an address whose link is not opened yet")
     notify = NotifySettingsSerializer(help_text="every kind of notification: mailed or not")
-    language = serializers.ChoiceField(mail.LANGUAGES, allow_null=True, help_text="null: Accept-Language decides")
+    language = serializers.ChoiceField(
+        account_settings.LANGUAGES, allow_null=True, help_text="null: Accept-Language decides"
+    )
     vacation = r.VacationStatusSerializer(help_text="your daily clocks' vacation (POST /api/me/vacation)")
 
 
@@ -136,15 +138,15 @@ class MeView(APIView):
         operation_id="me_update", request=MeUpdateSerializer,
         responses={200: MeSerializer, **error_responses(400, 401, 403, 413, 415)},
         description="Change your settings; fields left out stay. A new address is mailed a link (valid "
-        f"{mail.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it.",
+        f"{links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it.",
     )
     def patch(self, request: Request) -> Response:
-        mail.account_update(request.user, _valid(MeUpdateSerializer, request.data))
+        account_settings.account_update(request.user, _valid(MeUpdateSerializer, request.data))
         return Response(_me(request.user))
 
 
 def _me(user: Any) -> dict[str, Any]:
-    return {**mail.account_settings(user), "vacation": vacations.status(user)}
+    return {**account_settings.account_settings(user), "vacation": vacations.status(user)}
 
 
 class _LinkView(APIView):
@@ -161,7 +163,7 @@ class EmailConfirmView(_LinkView):
         description="Confirm an address with the token of the link mailed to it (no login needed).",
     )
     def post(self, request: Request) -> Response:
-        return Response({"email": mail.email_confirm(_valid(LinkTokenSerializer, request.data)["token"])})
+        return Response({"email": account_settings.email_confirm(_valid(LinkTokenSerializer, request.data)["token"])})
 
 
 class UnsubscribeView(_LinkView):
@@ -171,5 +173,5 @@ class UnsubscribeView(_LinkView):
         description="Stop mailing the kind of notification the token of a mail's link names (no login needed).",
     )
     def post(self, request: Request) -> Response:
-        kind = mail.unsubscribe(_valid(LinkTokenSerializer, request.data)["token"])
+        kind = account_settings.unsubscribe(_valid(LinkTokenSerializer, request.data)["token"])
         return Response({"kind": kind, "notify": False})

@@ -47,9 +47,20 @@ def live() -> Iterator[LiveServer]:
     if reason := _missing():
         pytest.skip(reason)
     # Notifications are mailed every 2 s rather than every minute: test_by_day opens the links of such a mail.
-    os.environ.setdefault("TTR_MAIL_SECONDS", "2")
-    with embedded_server() as server:
-        yield server
+    # The session signs up dozens of people within a minute, from one address: past the auth throttle (20 a
+    # minute, tested in tests/server/test_auth.py), later tests' sign-ups would be refused.
+    extra = {"TTR_MAIL_SECONDS": "2", "AUTH_THROTTLE_RATE": "10000/min"}
+    saved = {name: os.environ.get(name) for name in extra}
+    os.environ.update(extra)
+    try:
+        with embedded_server() as server:
+            yield server
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture(scope="session")

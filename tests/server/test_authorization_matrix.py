@@ -320,14 +320,14 @@ def _mail_token(path: str, username: str) -> str:
     """A valid token of the link a mail holds (an e-mail confirmation, or an unsubscription) for `username`."""
     from django.contrib.auth import get_user_model
 
-    from games import mail
+    from games import links
     from games.models import Account
 
     user = get_user_model().objects.get(username=username)
     if path.endswith("/unsubscribe"):
-        return mail.unsubscribe_token(user.pk, "your_turn")
+        return links.unsubscribe_token(user.pk, "your_turn")
     Account.objects.update_or_create(user=user, defaults={"email_pending": "creator@example.org"})
-    return mail.confirmation_token(user.pk, "creator@example.org")
+    return links.confirmation_token(user.pk, "creator@example.org")
 
 
 def snapshot(game_id: str | None) -> tuple[Any, ...]:

@@ -30,7 +30,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import inbox, mail
+from games import inbox, links, mail
 from games.models import NOTIFICATION_KINDS, Account, Notification
 from tests.server.helpers import API, FAST_HASHERS, assert_error, body, create_game, register
 
@@ -204,7 +204,7 @@ def test_every_kind_reaches_the_mail_server_exactly_once(smtp: MailServer, djang
         assert message["To"] == "ada@example.org"
         assert message["Subject"] == f"Ticket to Ride: news of kind {kind}"
         assert f"{PUBLIC}/games/{games[kind]}" in text_of(message)
-        assert signing.loads(link_token(message, "unsubscribe", kind), salt=mail.UNSUBSCRIBE_SALT) == {"u": user, "k": kind}
+        assert signing.loads(link_token(message, "unsubscribe", kind), salt=links.UNSUBSCRIBE_SALT) == {"u": user, "k": kind}
         assert message["List-Unsubscribe"].strip() == f"<{link(message, 'unsubscribe', kind)}>"
         assert message["Auto-Submitted"] == "auto-generated"
     assert set(mail_of(rows)) == {"sent"}
@@ -363,10 +363,10 @@ def test_bad_stale_and_forged_tokens_are_refused_and_change_nothing(
     set_email(bob, "bob@example.org", django_capture_on_commit_callbacks)
     old_token = link_token(smtp.to("bob@example.org")[-1], "confirm-email")
     set_email(bob, "bob@example.net", django_capture_on_commit_callbacks)  # a second address: the first link is stale
-    unsubscribe_ada = mail.unsubscribe_token(ada_id, "your_turn")
+    unsubscribe_ada = links.unsubscribe_token(ada_id, "your_turn")
     real = time.time()
-    monkeypatch.setattr(signing.time, "time", lambda: real - (mail.CONFIRM_DAYS + 1) * 86400)
-    expired = mail.confirmation_token(bob_id, "bob@example.net")
+    monkeypatch.setattr(signing.time, "time", lambda: real - (links.CONFIRM_DAYS + 1) * 86400)
+    expired = links.confirmation_token(bob_id, "bob@example.net")
     monkeypatch.undo()
     settings_before = {who.username: body(who.get(ME)) for who in (ada, bob)}  # type: ignore[attr-defined]
 
@@ -377,14 +377,14 @@ def test_bad_stale_and_forged_tokens_are_refused_and_change_nothing(
         (CONFIRM, expired),
         (CONFIRM, unsubscribe_ada),  # a token made for another purpose
         (CONFIRM, _forged(old_token, e="bob@example.net")),
-        (CONFIRM, _forged(mail.confirmation_token(bob_id, "bob@example.net"), u=ada_id)),  # bob's link, for ada
-        (CONFIRM, mail.confirmation_token(ada_id, "bob@example.net")),  # signed, but not ada's pending address
+        (CONFIRM, _forged(links.confirmation_token(bob_id, "bob@example.net"), u=ada_id)),  # bob's link, for ada
+        (CONFIRM, links.confirmation_token(ada_id, "bob@example.net")),  # signed, but not ada's pending address
         (UNSUBSCRIBE, "nonsense"),
         (UNSUBSCRIBE, _forged(unsubscribe_ada, u=bob_id)),  # ada's link, for bob
         (UNSUBSCRIBE, _forged(unsubscribe_ada, k="game_ended")),
         (UNSUBSCRIBE, old_token),
-        (UNSUBSCRIBE, mail.unsubscribe_token(ada_id, "no_such_kind")),
-        (UNSUBSCRIBE, mail.unsubscribe_token(987654, "your_turn")),  # nobody
+        (UNSUBSCRIBE, links.unsubscribe_token(ada_id, "no_such_kind")),
+        (UNSUBSCRIBE, links.unsubscribe_token(987654, "your_turn")),  # nobody
     ]:
         response = bob.post(path, {"token": token}, format="json")
         data = body(response)
@@ -521,6 +521,6 @@ def test_the_links_open_pages_of_the_web_client(page: str) -> None:
 
 def test_an_unsubscribe_link_works_for_someone_who_never_changed_a_setting() -> None:
     ada = register("ada")
-    response = APIClient().post(UNSUBSCRIBE, {"token": mail.unsubscribe_token(user_id(ada), "game_ended")}, format="json")
+    response = APIClient().post(UNSUBSCRIBE, {"token": links.unsubscribe_token(user_id(ada), "game_ended")}, format="json")
     assert body(response) == {"kind": "game_ended", "notify": False}
     assert body(ada.get(ME))["notify"]["game_ended"] is False

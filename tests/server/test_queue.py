@@ -144,9 +144,9 @@ def test_the_worker_forms_valid_tables_from_a_queue_of_40_and_tells_each_member_
 
         def settled() -> bool | None:
             before = QueueEntry.objects.filter(status="matched").count()
-            time.sleep(1.0)
+            time.sleep(0.5)
             notify.send(matchmaker.MATCH)  # as the beat does: the gaps widen with the wait
-            time.sleep(1.0)
+            time.sleep(0.5)
             return QueueEntry.objects.filter(status="matched").count() == before or None
 
         wait_for(settled, 60)
