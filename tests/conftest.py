@@ -1,8 +1,29 @@
-"""Says which database the server tests run on (PostgreSQL when reachable, else SQLite)."""
+"""Says which database the server tests run on (PostgreSQL when reachable, else SQLite), and hashes the tests'
+passwords fast."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+
+# Every test's passwords are hashed with MD5: PBKDF2, the production hasher, costs ~0.5 s a user on this machine.
+# (The servers a test starts in a process of its own keep the production hasher.)
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_passwords() -> Iterator[None]:
+    try:
+        from django.conf import settings
+        from django.test.utils import override_settings
+
+        settings.PASSWORD_HASHERS  # noqa: B018  (raises when Django is not configured: an engine-only run)
+    except Exception:
+        yield
+        return
+    with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        yield
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -15,8 +15,6 @@ from rest_framework.test import APIClient
 
 PASSWORD = "correct-horse-9"
 API = "/api"
-# Test modules that seat many players switch to this hasher (PBKDF2 costs ~0.5 s a user on the test machine).
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 T = TypeVar("T")
 
 

@@ -11,16 +11,12 @@ from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from django.core import signals
 
-from tests.server.helpers import FAST_HASHERS, PASSWORD
+from tests.server.helpers import PASSWORD
 from ttr_server import limits
 from ttr_server.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the handler's thread has its own connection
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def call(

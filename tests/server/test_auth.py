@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from tests.server.helpers import API, FAST_HASHERS, PASSWORD, assert_error, body, create_game, register
+from tests.server.helpers import API, PASSWORD, assert_error, body, create_game, register
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def test_register_returns_a_working_token() -> None:

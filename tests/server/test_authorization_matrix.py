@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.server.helpers import FAST_HASHERS, PASSWORD, assert_error, body, create_game, finish_by_services, register, url
+from tests.server.helpers import PASSWORD, assert_error, body, create_game, finish_by_services, register, url
 
 pytestmark = pytest.mark.django_db
 
@@ -197,7 +197,6 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
     from django.core.cache import cache
     from django.db import transaction
 
-    hashers, settings.PASSWORD_HASHERS = settings.PASSWORD_HASHERS, FAST_HASHERS
     throttle, settings.AUTH_THROTTLE_RATE = settings.AUTH_THROTTLE_RATE, "100000/min"  # module fixtures run first
     cache.clear()
     try:
@@ -215,12 +214,8 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
             )
             transaction.set_rollback(True)
     finally:
-        settings.PASSWORD_HASHERS, settings.AUTH_THROTTLE_RATE = hashers, throttle
+        settings.AUTH_THROTTLE_RATE = throttle
 
-
-@pytest.fixture(autouse=True)
-def _fast_hashers(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS  # the world's users have MD5 hashes: they must still check
 
 
 def _three_seats(clients: dict[str, APIClient], map_name: str, *, start: bool) -> str:

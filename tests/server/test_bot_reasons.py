@@ -13,14 +13,10 @@ from rest_framework.test import APIClient
 
 from games.log import row_hash
 from games.models import Event
-from tests.server.helpers import FAST_HASHERS, audit_lines, body, choose, create_game, register, url
+from tests.server.helpers import audit_lines, body, choose, create_game, register, url
 
 pytestmark = pytest.mark.django_db(transaction=True)  # bot tasks run after the commit
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def game_against_a_greedy_bot(moves: int) -> tuple[Any, str]:

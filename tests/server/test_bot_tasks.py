@@ -13,14 +13,10 @@ from bots import tasks
 from games import notify, services, states
 from games.engine import legal_moves
 from games.models import Event, Game, Seat
-from tests.server.helpers import FAST_HASHERS, seated_game
+from tests.server.helpers import seated_game
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def test_a_bot_task_that_loses_a_race_to_a_human_goes_on_playing_the_bots(monkeypatch: Any) -> None:

@@ -18,7 +18,6 @@ from games import inbox, matchmaker
 from games.models import Event, Game, Notification, QueueEntry
 from tests.server.helpers import (
     API,
-    FAST_HASHERS,
     assert_error,
     body,
     create_game,
@@ -30,10 +29,6 @@ from tests.server.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def kinds(username: str) -> list[str]:

@@ -6,7 +6,6 @@ import json
 import random
 import uuid
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.core.management import call_command, get_commands, load_command_class
@@ -16,7 +15,6 @@ from rest_framework.test import APIClient
 from games.codec import event_from_dict
 from games.engine import replay
 from tests.server.helpers import (
-    FAST_HASHERS,
     Table,
     body,
     check_chain,
@@ -29,10 +27,6 @@ from tests.server.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def run(*args: str) -> str:

@@ -15,14 +15,10 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games.models import Event, Game, Seat
-from tests.server.helpers import FAST_HASHERS, body, check_verified, create_game, register, seated_game, url
+from tests.server.helpers import body, check_verified, create_game, register, seated_game, url
 
 THREADS = 20
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture

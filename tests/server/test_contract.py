@@ -11,16 +11,12 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.server.helpers import API, FAST_HASHERS, PASSWORD, assert_error, body, create_game, register, url
+from tests.server.helpers import API, PASSWORD, assert_error, body, create_game, register, url
 
 pytestmark = pytest.mark.django_db
 
 DEEP = "[" * 1000 + "]" * 1000
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def post_raw(client: APIClient, path: str, raw: str | bytes, content_type: str = "application/json") -> Any:

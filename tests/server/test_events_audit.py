@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -11,7 +10,6 @@ from rest_framework.test import APIClient
 
 from games.models import Event
 from tests.server.helpers import (
-    FAST_HASHERS,
     assert_error,
     audit_lines,
     body,
@@ -27,10 +25,6 @@ pytestmark = pytest.mark.django_db
 
 EVENT_KEYS = {"seq", "type", "at", "seat", "data"}
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def test_events_after() -> None:

@@ -12,7 +12,6 @@ from rest_framework.test import APIClient
 from games import scoring
 from games.models import Event
 from tests.server.helpers import (
-    FAST_HASHERS,
     Table,
     assert_error,
     audit_lines,
@@ -26,11 +25,6 @@ from tests.server.helpers import (
     seated_game,
     url,
 )
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def check_finished(table: Table) -> dict[str, Any]:

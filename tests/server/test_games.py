@@ -9,14 +9,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Event, Game
-from tests.server.helpers import API, FAST_HASHERS, assert_error, body, create_game, register, url
+from tests.server.helpers import API, assert_error, body, create_game, register, url
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 SUMMARY_KEYS = {"id", "map", "players", "ranked", "status", "seats", "created_by", "seq"}
 

@@ -16,7 +16,7 @@ from games import states
 from games.engine import load_board
 from games.engine.cards import total
 from games.models import Event, Game
-from tests.server.helpers import FAST_HASHERS, Table, body, choose, register, seated_game, url
+from tests.server.helpers import Table, body, choose, register, seated_game, url
 from tests.traffic import walk
 
 pytestmark = pytest.mark.django_db
@@ -26,10 +26,6 @@ CARD_KINDS = {"purple", "blue", "orange", "white", "green", "yellow", "black", "
 FORBIDDEN_KEYS = {"hands", "player_tickets", "draw_pile", "offered", "ticket_pile", "long_pile", "deck", "discards"}
 PLAYER_KEYS_ALLOWED_TYPES = (int, bool, type(None))
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 class Watcher:

@@ -32,7 +32,7 @@ from rest_framework.test import APIClient
 
 from games import inbox, links, mail
 from games.models import NOTIFICATION_KINDS, Account, Notification
-from tests.server.helpers import API, FAST_HASHERS, assert_error, body, create_game, register
+from tests.server.helpers import API, assert_error, body, create_game, register
 
 pytestmark = pytest.mark.django_db
 
@@ -42,10 +42,6 @@ UNSUBSCRIBE = f"{API}/me/unsubscribe"
 PUBLIC = "https://ttr.example"
 GAP = 3600
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 class Handler:

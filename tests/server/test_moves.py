@@ -11,14 +11,10 @@ from rest_framework.test import APIClient
 
 from games.engine import load_board
 from games.models import Event
-from tests.server.helpers import API, FAST_HASHERS, Table, assert_error, body, register, seated_game, url
+from tests.server.helpers import API, Table, assert_error, body, register, seated_game, url
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 CARD_KINDS = {"purple", "blue", "orange", "white", "green", "yellow", "black", "red", "locomotive"}
 PUBLIC_PLAYER_KEYS = {"seat", "cards", "tickets", "trains", "stations", "score"}

@@ -17,17 +17,13 @@ from django.test import Client
 from django.urls import path
 
 from games import presence
-from tests.server.helpers import FAST_HASHERS, assert_error, body, choose, seated_game, url
+from tests.server.helpers import assert_error, body, choose, seated_game, url
 from ttr_server import health, logs, unavailable
 from ttr_server import urls as project_urls
 
 pytestmark = pytest.mark.django_db
 DEAD_REDIS = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture

@@ -19,17 +19,13 @@ from django.db import connection
 
 from games import matching, matchmaker, notify
 from games.models import Event, Game, Notification, QueueEntry, Rating
-from tests.server.helpers import API, FAST_HASHERS, body, register, seated_game
+from tests.server.helpers import API, body, register, seated_game
 from tests.server.sockets import Socket, web_servers
 from tests.server.worker import celery_worker, needs_real_services, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
 MAPS, SPEEDS = ("europe", "usa"), ("live", "daily")
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def people(count: int, rng: random.Random, prefix: str = "q") -> list[Any]:

@@ -21,17 +21,13 @@ from games.codec import move_from_dict, move_to_dict
 from games.engine import legal_moves
 from games.models import Event, Game
 from tests.server import sockets
-from tests.server.helpers import FAST_HASHERS, Table, body, choose, create_game, register, seated_game, url
+from tests.server.helpers import Table, body, choose, create_game, register, seated_game, url
 from tests.server.sockets import Socket, Web, keep_all_tickets, socket_move, table_sockets, token
 from tests.server.worker import celery_worker, needs_real_services
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
 webs, web = sockets.webs, sockets.web  # the module's two web processes, and the first of them
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def http_move(web: Web, table: Table, seat: int, move: dict[str, Any]) -> dict[str, Any]:

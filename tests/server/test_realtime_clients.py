@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed
 
 from games.models import Game
 from tests.server import sockets
-from tests.server.helpers import FAST_HASHERS, PASSWORD, body, create_game, register, seated_game, url
+from tests.server.helpers import PASSWORD, body, create_game, register, seated_game, url
 from tests.server.sockets import Socket, Web, keep_all_tickets, socket_move, token
 from tests.server.worker import needs_real_services
 from ttr_server import limits
@@ -28,10 +28,6 @@ from ttr_server import limits
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
 webs, web = sockets.webs, sockets.web
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def closed_with(socket: Socket) -> int | None:

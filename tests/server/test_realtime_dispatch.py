@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from tests.server.helpers import FAST_HASHERS, run_coroutine, seated_game
+from tests.server.helpers import run_coroutine, seated_game
 from tests.server.sockets import token
 from ttr_server.asgi import application
 
@@ -30,8 +30,7 @@ BUSY_SECONDS = 4.0
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
+def _poll_rarely(settings: Any) -> None:
     settings.REALTIME_POLL_SECONDS = 60  # only the commit's notice can bring the events in time, not the seq poll
 
 

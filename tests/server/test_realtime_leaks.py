@@ -21,7 +21,7 @@ from django.conf import settings
 from games import services, states
 from games.models import Game
 from tests.server import sockets
-from tests.server.helpers import FAST_HASHERS, random_engine_move, register, seated_game, url
+from tests.server.helpers import random_engine_move, register, seated_game, url
 from tests.server.sockets import Socket, Web, table_sockets
 from tests.server.test_leaks import Watcher
 from tests.server.worker import needs_real_services
@@ -29,10 +29,6 @@ from tests.server.worker import needs_real_services
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
 webs, web = sockets.webs, sockets.web
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 class RedisMonitor:

@@ -27,7 +27,7 @@ import schemathesis
 from schemathesis.config import SchemathesisConfig
 from schemathesis.config._checks import NEGATIVE_DATA_REJECTION_EXPECTED_STATUSES
 
-from tests.server.helpers import FAST_HASHERS, create_game, finish_by_services, register, url
+from tests.server.helpers import create_game, finish_by_services, register, url
 from ttr_server.asgi import application
 
 # The mark makes pytest-django set up the test database; the data itself is committed by the module fixture.
@@ -82,7 +82,6 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
     from django.core.cache import cache
     from django.core.management import call_command
 
-    hashers, settings.PASSWORD_HASHERS = settings.PASSWORD_HASHERS, FAST_HASHERS
     throttle, settings.AUTH_THROTTLE_RATE = settings.AUTH_THROTTLE_RATE, "100000/min"  # module fixtures run first
     cache.clear()  # earlier tests' auth attempts
     with django_db_blocker.unblock():
@@ -99,7 +98,7 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
         _play_and_score(ranked, random.Random(4))
         yield World(ada.token, [open_mine, open_other, active, finished])  # type: ignore[attr-defined]
         call_command("flush", interactive=False, verbosity=0)
-    settings.PASSWORD_HASHERS, settings.AUTH_THROTTLE_RATE = hashers, throttle
+    settings.AUTH_THROTTLE_RATE = throttle
 
 
 schema = schemathesis.openapi.from_asgi("/api/schema/?format=json", application, config=CONFIG)

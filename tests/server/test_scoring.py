@@ -19,7 +19,6 @@ from games.engine.events import GameScored
 from games.log import row_hash
 from games.models import Event, Game, Snapshot
 from tests.server.helpers import (
-    FAST_HASHERS,
     assert_error,
     body,
     check_score,
@@ -33,10 +32,6 @@ from tests.server.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 def test_an_ended_game_is_not_scored_until_the_worker_scores_it_and_then_only_once() -> None:

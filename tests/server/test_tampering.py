@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -16,7 +15,6 @@ from rest_framework.test import APIClient
 from games.log import row_hash
 from games.models import AppendOnlyError, Event, Game
 from tests.server.helpers import (
-    FAST_HASHERS,
     Table,
     append_only_trigger_disabled,
     body,
@@ -29,10 +27,6 @@ from tests.server.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture

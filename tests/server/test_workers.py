@@ -22,7 +22,6 @@ from django.db import connection
 from games import notify, scoring
 from games.models import Event, Game, RatingChange, Seat
 from tests.server.helpers import (
-    FAST_HASHERS,
     body,
     choose,
     create_game,
@@ -36,10 +35,6 @@ from tests.server.worker import celery_worker, needs_real_services, wait_for
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
 GAME_SECONDS = 120  # a whole game of bots through the worker takes a few seconds; the machine may be busy
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture
