@@ -31,8 +31,9 @@ chromium:
 	  { apt-get install -y -qq chromium || { apt-get update -qq && apt-get install -y -qq chromium; }; }; } || \
 	  echo "make: chromium is not installed: the browser tests will be skipped"
 
+# The browser tests run beside the rest (scripts/test-all): they share nothing but the CPU.
 test: $(STAMP) lint chromium
-	./scripts/test-env $(BIN)/pytest
+	./scripts/test-all
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
