@@ -23,11 +23,18 @@ def user_group(user_id: Any) -> str:
     return f"user.{user_id}"
 
 
+# Kinds of which only the newest matters: a new one marks the person's unread ones of the same game read, so a
+# daily game of a hundred turns leaves one "your turn" in the inbox, not fifty (and one mail, not fifty).
+SUPERSEDED = frozenset({"your_turn", "clock_running_out"})
+
+
 def send(user_id: Any, kind: str, key: str, text: str, game_id: Any = None, **data: Any) -> Notification | None:
     """Put a notification in the inbox of `user_id` (in the caller's transaction); None when `key` was sent."""
     assert kind in NOTIFICATION_KINDS, kind
     try:
         with transaction.atomic():  # a savepoint: a duplicate key leaves the caller's transaction usable
+            if kind in SUPERSEDED and game_id is not None:
+                Notification.objects.filter(user_id=user_id, kind=kind, game_id=game_id, read=False).update(read=True)
             row = Notification.objects.create(
                 user_id=user_id, kind=kind, key=f"{kind}:{key}"[:200], text=text[:TEXT_LENGTH], game_id=game_id,
                 at=timezone.now(), data=data,

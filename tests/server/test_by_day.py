@@ -203,6 +203,8 @@ def test_daily_turns_and_the_end_are_notified_and_the_inbox_marks_them_read() ->
     for name in ("turn0", "turn1"):
         assert kinds(name).count("game_ended") == 1
         assert kinds(name).count("your_turn") >= 2
+        unread_turns = Notification.objects.filter(user__username=name, kind="your_turn", read=False)
+        assert unread_turns.count() == 1  # each new turn marks the one before read: one "your turn" a game
     ended = next(n for n in inbox_of(table.clients[0]) if n["kind"] == "game_ended")
     assert "Rating" in ended["text"] and ended["game"] == table.game_id
     client = table.clients[0]

@@ -222,8 +222,8 @@ def test_one_mail_per_game_per_gap(smtp: MailServer, django_capture_on_commit_ca
     assert link_token(both, "unsubscribe", "your_turn") and link_token(both, "unsubscribe", "clock_running_out")
     assert both["List-Unsubscribe"].count("<") == 2
 
-    second = notify_of(user, "your_turn", "Your turn (2)", game)
-    third = notify_of(user, "your_turn", "Your turn (3)", game)
+    second = notify_of(user, "rematch_offered", "Rematch (2)", game)
+    third = notify_of(user, "game_ended", "The end (3)", game)
     elsewhere = notify_of(user, "your_turn", "Your turn elsewhere", other)  # another game: its own gap
     assert mail.send_pending(now + timedelta(minutes=59)) == 1
     assert mail_of([second, third, elsewhere]) == ["pending", "pending", "sent"]
@@ -233,7 +233,7 @@ def test_one_mail_per_game_per_gap(smtp: MailServer, django_capture_on_commit_ca
     assert mail.send_pending(now + timedelta(seconds=GAP + 1)) == 1
     assert mail_of([*first, second, third]) == ["sent"] * 4
     latest = text_of(smtp.messages[-1])
-    assert "Your turn (2)" in latest and "Your turn (3)" in latest and "Your turn (1)" not in latest
+    assert "Rematch (2)" in latest and "The end (3)" in latest and "Your turn (1)" not in latest
     assert len(smtp.messages) == before + 3
 
 
@@ -475,9 +475,9 @@ def test_two_workers_at_once_never_mail_a_notification_twice(
         ids.append(user_id(person))
     games = [create_game(people[0])["id"] for _ in range(3)]
     texts = [f"news {user}-{g}-{n}" for user in ids for g in range(3) for n in range(2)]
-    for text in texts:
-        user, g, _ = text.split()[1].split("-")
-        notify_of(int(user), "your_turn", text, games[int(g)])
+    for text in texts:  # two kinds a game (a second "your turn" would mark the first read: see games/inbox.py)
+        user, g, n = text.split()[1].split("-")
+        notify_of(int(user), "rematch_offered" if int(n) else "game_ended", text, games[int(g)])
     before = len(smtp.messages)
     smtp.handler.delay = 0.05
     barrier, counts, failures = threading.Barrier(3), [], []
