@@ -335,7 +335,10 @@ class Game {
 
   draw() {
     this.renderStatus();
-    if (this.summary.status === "open" && !this.view) return this.renderOpen();
+    if (!this.view) {
+      // Open: the seats. Started a moment ago (the seats' poll saw it first): the socket's hello brings the view.
+      return this.summary.status === "open" ? this.renderOpen() : undefined;
+    }
     const v = this.view;
     this.board.update(v.routes, v.stations);
     const claims = this.movesOf("claim_route");
