@@ -122,6 +122,7 @@ def _seat(table: matching.Table, members: list[QueueEntry], now: datetime) -> Ga
     for member in members:
         inbox.send(
             member.user_id, "game_formed", f"{game.pk}:{member.user_id}",
-            f"A {table.players}-player {map_name(first.map)} table formed: {len(members)} players{others}.", game.pk,
+            f"A {table.players}-player {map_name(first.map)} table formed ({len(members)} players{others}): "
+            "choose your tickets.", game.pk,
         )
     return game

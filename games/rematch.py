@@ -61,6 +61,6 @@ def _start(game: Game) -> Game:
     )
     for seat in new.seat_list:
         if seat.user_id:
-            text = f"Your {map_name(game.map)} rematch has started."
+            text = f"Your {map_name(game.map)} rematch has started: choose your tickets."
             inbox.send(seat.user_id, "game_formed", f"{new.pk}:{seat.user_id}", text, new.pk)
     return new

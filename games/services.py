@@ -83,7 +83,7 @@ def game_form(
             for n, taker in enumerate(seats)
         ]
     )
-    _begin(game, first_seat)
+    _begin(game, first_seat, tell=False)  # its people hear of it as `game_formed`, which says what to do first
     return game
 
 
@@ -158,15 +158,17 @@ def game_start(game_id: Any, user: Any, fill_with_bots: str | None) -> Game:
     return game
 
 
-def _begin(game: Game, first_seat: int | None = None) -> None:
-    """Deal and start `game` (its seats filled), in the caller's transaction."""
+def _begin(game: Game, first_seat: int | None = None, *, tell: bool = True) -> None:
+    """Deal and start `game` (its seats filled), in the caller's transaction; `tell`: a `your_turn` to each
+    person of a daily game (the setup's ticket choice)."""
     state, events = begin(game.map, game.players, _system_rng(), first_seat=first_seat)
     log.append(game, 0, events)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE, started_at=timezone.now())
     Seat.objects.filter(game=game).update(seen_seq=game.seq)  # the deal is no news: /api/me/games counts moves
     game.status = Game.Status.ACTIVE
     new_seq, bot_seats = game.seq, game.bot_seats
-    tell_turns(game, None, state)
+    if tell:
+        tell_turns(game, None, state)
     transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
 
 
