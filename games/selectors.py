@@ -1,4 +1,4 @@
-"""Read-only questions about games, each answered as the requesting user may see it (RULES.md X-SEC-1).
+"""Read-only questions about games, each answered as the requesting user may see it (docs/RULES.md X-SEC-1).
 
 The viewer is the user's seat, or None for spectators; the engine's `view` and `redact` do the projecting.
 Once a game is finished everything is public.
@@ -19,11 +19,11 @@ from games.codec import move_to_dict
 from games.engine import legal_moves, view
 from games.errors import ServiceError
 from games.models import Game, Seat
-from games.services import seat_of
+from games.viewers import projected, seat_of
 
 
 def game_summary(game: Game, viewer: Any = None) -> dict[str, Any]:
-    """The game's summary (API.md); its creator also sees the invitation link of an open private game."""
+    """The game's summary (docs/API.md); its creator also sees the invitation link of an open private game."""
     summary = _summary(game)
     if game.private and viewer is not None and viewer.is_authenticated and viewer.pk == game.created_by_id:
         summary["invite"] = invitations.link_token(game)
@@ -157,7 +157,7 @@ def events_since(game: Game, user: Any, after: int) -> dict[str, Any]:
     seat = seat_of(game, user)
     finished = game.status == Game.Status.FINISHED
     rows = log.rows_between(game.pk, after, game.seq)
-    return {"seq": game.seq, "events": [log.project(row, seat, finished) for row in rows]}
+    return {"seq": game.seq, "events": projected(rows, seat=seat, finished=finished)}
 
 
 def audit_lines(game: Game) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from games.engine.events import SeatResigned
 from games.engine.state import SETUP_TICKETS
 from games.errors import ServiceError
 from games.models import BOT_LEVELS, Event, Game, Seat, map_name
+from games.viewers import seat_of
 from ttr_server import logs, metrics
 
 User = AbstractBaseUser | AnonymousUser
@@ -35,7 +36,7 @@ def _system_rng() -> random.Random:
 
 @dataclass(frozen=True)
 class TimeControl:
-    """A game's clock (API.md, Playing by day): live with `turn_seconds` (None: no clock), or daily."""
+    """A game's clock (docs/API.md, Playing by day): live with `turn_seconds` (None: no clock), or daily."""
 
     speed: str = "live"
     turn_seconds: int | None = None
@@ -191,13 +192,6 @@ class Played:
     events: tuple[EngineEvent, ...]
     rows: tuple[Event, ...]  # the appended rows, as stored
     finished: bool
-
-
-def seat_of(game: Game, user: Any) -> int | None:
-    """The user's seat in the game, or None (uses the game's prefetched seats when it has them)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return next((seat.number for seat in game.seat_list if seat.user_id == user.pk), None)
 
 
 def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:

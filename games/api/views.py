@@ -1,4 +1,4 @@
-"""Game endpoints (API.md): thin views that parse, call one service or selector, and format.
+"""Game endpoints (docs/API.md): thin views that parse, call one service or selector, and format.
 
 Each view's schema lists its request, its answer and every error status it can give (games.api.errors);
 the schemathesis run in the tests holds the server to it.
@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import log, selectors, services
+from games import selectors, services, viewers
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
@@ -160,8 +160,8 @@ class MovesView(APIView):
         data = _valid(s.MoveRequestSerializer, request.data)
         move = move_from_dict(data["move"])
         played = services.game_play(game, request.user, data["expected_seq"], move)
-        # The appended rows, projected like /events (API.md's event shape: seq, type, at, seat, data).
-        events = [log.project(row, played.seat, played.finished) for row in played.rows]
+        # The appended rows, projected like /events (docs/API.md's event shape: seq, type, at, seat, data).
+        events = viewers.projected(played.rows, seat=played.seat, finished=played.finished)
         return Response({"seq": played.seq, "events": events}, status=status.HTTP_201_CREATED)
 
 
@@ -183,7 +183,7 @@ class AuditView(APIView):
     def get(self, request: Request, game_id: str) -> Response | HttpResponse:
         game = selectors.game_get(game_id)
         # staff may read a game in play, but not one they sit in: the log holds every hand and the piles
-        staff_outside = request.user.is_staff and services.seat_of(game, request.user) is None
+        staff_outside = request.user.is_staff and viewers.seat_of(game, request.user) is None
         if game.status != Game.Status.FINISHED and not staff_outside:
             return error("not_finished", "the audit log opens when the game is over", 409)
         lines = "".join(json.dumps(line, sort_keys=True) + "\n" for line in selectors.audit_lines(game))

@@ -1,9 +1,9 @@
-"""`/ws/games/{id}/`: one game's live stream for one viewer (API.md, WebSocket).
+"""`/ws/games/{id}/`: one game's live stream for one viewer (docs/API.md, WebSocket).
 
 On connect: `hello` with the state as the viewer may see it, its seq and the seats present. Then, whenever the
 game's group hears a new seq (or the hub's poll sees one), the socket reads the events after its own cursor
 from the database (read once for all of this process's sockets of the game, games/realtime/hub.py), projected
-for its own user as /events projects them (games.log.project), and sends them as one `events` message (with
+for its own user as /events projects them (games.viewers.projected), and sends them as one `events` message (with
 `deadline`, the clock of the decision now open, when the game has a clock): in seq order, no gap, no
 duplicate, because one lock orders every send of events and the cursor only moves forward with what was sent.
 A client's `move` goes through the same service as POST /moves and is answered with `move_result` (the HTTP
@@ -25,7 +25,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import close_old_connections
 from rest_framework.exceptions import NotAuthenticated
 
-from games import clocks, log, presence, selectors, services
+from games import clocks, presence, selectors, services, viewers
 from games.codec import move_from_dict
 from games.models import Game
 from games.notify import group_name
@@ -104,7 +104,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return selectors.game_state(selectors.game_row(self.game_id), self.user)
 
     def _seat(self) -> int | None:
-        return services.seat_of(selectors.game_row(self.game_id), self.user)
+        return viewers.seat_of(selectors.game_row(self.game_id), self.user)
 
     async def refuse(self, error: dict[str, Any], code: int) -> None:
         await self.send_json({"type": "error", "error": error})
@@ -166,11 +166,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         The rows come from the database through the hub, which reads them once for all of this process's
         sockets of the game (a resync always reads); each socket projects them for its own user."""
         game, rows, deadline = await hub.read(self.game_id, after, None if resync else self.wanted)
-        seat, finished = services.seat_of(game, self.user), game.status == Game.Status.FINISHED
+        seat, finished = viewers.seat_of(game, self.user), game.status == Game.Status.FINISHED
         if self.seat is None and seat is not None:  # a watcher who has taken a seat since: present from now
             self.seat = seat
             await announce(self.game_id, await presence.arrive(self.game_id, seat, self.channel_name))
-        answer = {"seq": game.seq, "events": [log.project(row, seat, finished) for row in rows]}
+        answer = {"seq": game.seq, "events": viewers.projected(rows, seat=seat, finished=finished)}
         if not answer["events"] and not resync:
             return False
         message = {"type": "events", "seq": answer["seq"], "events": answer["events"]}

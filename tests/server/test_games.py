@@ -1,4 +1,4 @@
-"""Games (API.md): create, list (status, mine, pagination), get, join, bots, start."""
+"""Games (docs/API.md): create, list (status, mine, pagination), get, join, bots, start."""
 
 from __future__ import annotations
 
@@ -260,7 +260,7 @@ def test_game_row_reads_the_game_and_its_seats_in_one_query(django_assert_num_qu
     from django.contrib.auth import get_user_model
 
     from games import selectors
-    from games.services import seat_of
+    from games.viewers import seat_of
     from tests.server.helpers import seated_game
 
     table = seated_game("row", players=3)

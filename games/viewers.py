@@ -1,0 +1,25 @@
+"""Who is looking at a game, and what of its log they may see (RULES.md X-SEC-1): their seat (a player), or none
+(a spectator); everything once the game is over. The one projection of "the events after N, as this viewer may
+see them" (`projected`) serves POST /moves, /events, and the socket's pushes and resyncs alike. Services and
+selectors both use this module; it imports neither."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games import log
+from games.models import Event, Game
+
+
+def seat_of(game: Game, user: Any) -> int | None:
+    """The user's seat in the game, or None (uses the game's prefetched seats when it has them)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return next((seat.number for seat in game.seat_list if seat.user_id == user.pk), None)
+
+
+def projected(rows: Iterable[Event], *, seat: int | None, finished: bool) -> list[dict[str, Any]]:
+    """The rows as API events (API.md's shape: seq, type, at, seat, data), as the viewer at `seat` (None: a
+    spectator) may see them; whole once the game is `finished`."""
+    return [log.project(row, seat, finished) for row in rows]
