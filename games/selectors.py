@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from games import clocks, invitations, log, presence, rematch, states
 from games.codec import move_to_dict
-from games.engine import legal_moves, view
+from games.engine import Event as EngineEvent
+from games.engine import legal_moves, redact, view
 from games.errors import ServiceError
 from games.models import Game, Seat
 from games.viewers import projected, seat_of
@@ -151,6 +152,12 @@ def game_legal_moves(game: Game, user: Any) -> dict[str, Any]:
         return {"seq": game.seq, "moves": []}
     state = states.state_at(game.pk, game.seq)
     return {"seq": game.seq, "moves": [move_to_dict(m) for m in legal_moves(state, seat)]}
+
+
+def history_for(game: Game, seat: int) -> tuple[EngineEvent, ...]:
+    """The game's events so far as `seat` saw them (engine events, redacted for it): what a bot that reads the
+    game's history may know."""
+    return tuple(redact(event, seat) for event in log.events_between(game.pk, 0, game.seq))
 
 
 def events_since(game: Game, user: Any, after: int) -> dict[str, Any]:

@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from bots import tasks
-from games import notify, services, states
+from games import bot_turns, notify, services, states
+from games import sweep as sweeping
 from games.engine import legal_moves
 from games.models import Event, Game, Seat
 from tests.server.helpers import seated_game
@@ -35,7 +36,7 @@ def test_a_bot_task_that_loses_a_race_to_a_human_goes_on_playing_the_bots(monkey
             real_play_seat(fresh, 0, fresh.seq, human, by_bot=False)
         return real_play_seat(game, seat, expected_seq, move, **kwargs)
 
-    monkeypatch.setattr(tasks, "play_seat", human_first)
+    monkeypatch.setattr(bot_turns, "play_seat", human_first)
     seq = table.seq()
     assert tasks.play_bot_turns(table.game_id, seq) >= 2  # then on, if a bot has the first turn
     kept = Event.objects.filter(game_id=table.game_id, seq__gt=seq, type="tickets_kept").values_list("seat", flat=True)
@@ -63,12 +64,13 @@ def test_the_sweep_plays_a_late_players_decision_with_a_strong_fallback_within_i
     game = Game.objects.get(pk=table.game_id)
     seq = game.seq
     started = time.monotonic()
-    played = tasks._time_out(game, timezone.now() + timedelta(seconds=11))  # both seats' ticket choices are late
+    late = timezone.now() + timedelta(seconds=11)  # both seats' ticket choices are late
+    played = sweeping.time_out(game, late, tasks.choose)
     took = time.monotonic() - started
     kinds = list(Event.objects.filter(game_id=game.pk, seq__gt=seq).order_by("seq").values_list("type", "seat"))
     assert played == 2 and kinds == [("turn_timed_out", 0), ("tickets_kept", 0), ("turn_timed_out", 1), ("tickets_kept", 1)]
     assert Event.objects.get(game_id=game.pk, seq=seq + 2).reason  # the strong bot says why
-    assert took < 2 * (tasks.SWEEP_SEARCH_SECONDS + 1.0), took  # two short searches, not two of 20 s
+    assert took < 2 * (sweeping.SWEEP_SEARCH_SECONDS + 1.0), took  # two short searches, not two of 20 s
 
 
 def test_the_sweep_queues_a_quiet_bot_game_again_once_per_doubling_of_the_quiet_not_every_sweep(settings: Any) -> None:
@@ -76,10 +78,10 @@ def test_the_sweep_queues_a_quiet_bot_game_again_once_per_doubling_of_the_quiet_
     a copy of its task at every pass. Once past TTR_LOST_TASK_SECONDS of quiet, then once past each doubling."""
     settings.TTR_LOST_TASK_SECONDS, settings.TTR_SWEEP_SECONDS = 3.0, 1.0
     sweeps = [timedelta(seconds=0.5 + i) for i in range(60)]  # one sweep a second over a minute of quiet
-    lost = [round(q.total_seconds()) for q in sweeps if tasks.looks_lost(q)]
+    lost = [round(q.total_seconds()) for q in sweeps if sweeping.looks_lost(q)]
     assert lost == [4, 6, 12, 24, 48]  # 3.5 is the first sweep past 3 s (rounded up here), then 6.5, 12.5...
     settings.TTR_LOST_TASK_SECONDS = 0  # as the scoring test sets it: every sweep
-    assert all(tasks.looks_lost(q) for q in sweeps)
+    assert all(sweeping.looks_lost(q) for q in sweeps)
 
 
 def test_a_task_on_the_search_queue_plays_one_strong_decision_and_queues_the_game_again(monkeypatch: Any) -> None:

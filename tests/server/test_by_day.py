@@ -1,20 +1,22 @@
-"""Playing by day through the API (API.md): time control, private games and invitations, rematch, the inbox,
-vacations, my games, and the clocks of daily games (RULES.md X-TIME-1). Celery runs inline here; the queue's
+"""Playing by day through the API (docs/API.md): time control, private games and invitations, rematch, the inbox,
+vacations, my games, and the clocks of daily games (docs/RULES.md X-TIME-1). Celery runs inline here; the queue's
 concurrency and the real worker are tests/server/test_queue.py's."""
 
 from __future__ import annotations
 
 import random
-import time
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from bots.tasks import sweep
+from bots.tasks import choose
 from games import inbox, matchmaker
+from games import sweep as sweeping
 from games.models import Event, Game, Notification, QueueEntry
 from tests.server.helpers import (
     API,
@@ -29,6 +31,11 @@ from tests.server.helpers import (
 
 pytestmark = pytest.mark.django_db
 
+
+
+def sweep_at(seconds: float) -> dict[str, int]:
+    """The sweep as it would run `seconds` from now (the clocks read the log's times and this `now`)."""
+    return sweeping.sweep(choose, timezone.now() + timedelta(seconds=seconds))
 
 
 def kinds(username: str) -> list[str]:
@@ -77,12 +84,11 @@ def test_x_time_1_a_daily_state_shows_the_deadline_and_every_seats_bank(settings
 
 
 def test_x_time_1_a_daily_decision_past_its_days_and_bank_is_played_by_the_fallback_bot(settings: Any) -> None:
-    settings.TTR_DAY_SECONDS = 0.2  # a day of 0.2 s: a move's day and a bank of one day run out in 0.4 s
+    settings.TTR_DAY_SECONDS = 10  # a day of 10 s: a move's day and a bank of one day run out in 20 s
     table = seated_game("late", speed="daily", days_per_move=1, bank_days=1)
-    sweep()
+    sweep_at(19)
     assert not Event.objects.filter(game_id=table.game_id, type="turn_timed_out").exists()  # not yet
-    time.sleep(0.5)
-    sweep()
+    sweep_at(21)
     timed_out = list(Event.objects.filter(game_id=table.game_id, type="turn_timed_out").values_list("seat", flat=True))
     assert sorted(timed_out) == [0, 1]  # both setup decisions ran out; each was played by the fallback bot
     assert Event.objects.filter(game_id=table.game_id, type="tickets_kept").count() == 2
@@ -90,18 +96,18 @@ def test_x_time_1_a_daily_decision_past_its_days_and_bank_is_played_by_the_fallb
 
 
 def test_x_time_1_a_vacation_stops_the_daily_clock(settings: Any) -> None:
-    settings.TTR_DAY_SECONDS = 0.2
+    settings.TTR_DAY_SECONDS = 10
     table = seated_game("rest", speed="daily", days_per_move=1, bank_days=0)
-    response = table.clients[0].post(f"{API}/me/vacation", {"days": 5}, format="json")  # 1 s of clock standing still
+    response = table.clients[0].post(f"{API}/me/vacation", {"days": 5}, format="json")  # 50 s of clock standing still
     assert response.status_code == 201, response.content
     vacation = body(response)
     assert vacation["until"] and vacation["days_left"] == settings.TTR_VACATION_DAYS - 5
-    time.sleep(0.35)
-    sweep()
+    sweep_at(15)
     late = set(Event.objects.filter(game_id=table.game_id, type="turn_timed_out").values_list("seat", flat=True))
     assert late == {1}  # seat 1's day ran out; seat 0 is on vacation
-    time.sleep(1.0)
-    sweep()
+    sweep_at(55)
+    assert not Event.objects.filter(game_id=table.game_id, type="turn_timed_out", seat=0).exists()
+    sweep_at(61)
     late = set(Event.objects.filter(game_id=table.game_id, type="turn_timed_out").values_list("seat", flat=True))
     assert late == {0, 1}  # the vacation is over and the day after it too
 
@@ -121,13 +127,12 @@ def test_vacation_days_are_bounded_and_an_early_end_gives_the_rest_back(settings
 
 
 def test_a_clock_running_out_is_told_once_at_80_percent(settings: Any) -> None:
-    settings.TTR_DAY_SECONDS = 1.0
+    settings.TTR_DAY_SECONDS = 10
     table = seated_game("warn", speed="daily", days_per_move=1, bank_days=0)
-    sweep()
+    sweep_at(7.5)
     assert "clock_running_out" not in kinds("warn0")
-    time.sleep(0.85)
-    sweep()
-    sweep()
+    sweep_at(8.5)
+    sweep_at(9)
     assert kinds("warn0").count("clock_running_out") == 1 and kinds("warn1").count("clock_running_out") == 1
     assert not Event.objects.filter(game_id=table.game_id, type="turn_timed_out").exists()
 
