@@ -39,7 +39,7 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField()
     ranked = models.BooleanField(default=False)
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
-    # Time control (API.md, Playing by day): "live" has `turn_seconds` a decision; "daily" has `days_per_move` a
+    # Time control (docs/API.md, Playing by day): "live" has `turn_seconds` a decision; "daily" has `days_per_move` a
     # decision and a bank of `bank_days` each player draws on once a decision's days are spent (games/clocks.py).
     speed = models.CharField(max_length=8, choices=SPEED_CHOICES, default="live")
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -151,10 +151,15 @@ class Event(models.Model):
 
 
 class Snapshot(models.Model):
-    """The engine state after event `seq`, pickled. Only a cache of the log: safe to delete."""
+    """The engine state after event `seq`. Only a cache of the log: safe to delete.
+
+    `state` holds `games.snapshot_codec.encode_state` (JSON of plain data, the board by its map name) and
+    `format` that encoding's version: a row of any other format (0: the old pickles) is ignored.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     seq = models.PositiveIntegerField()
+    format = models.PositiveSmallIntegerField(default=0)
     state = models.BinaryField()
 
     class Meta:
@@ -226,7 +231,7 @@ class Heartbeat(models.Model):
     at = models.DateTimeField()
 
 
-# Playing by day (API.md): invitations, rematches, the queue, notifications, accounts' settings, vacations.
+# Playing by day (docs/API.md): invitations, rematches, the queue, notifications, accounts' settings, vacations.
 
 
 class Invitation(models.Model):

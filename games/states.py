@@ -2,11 +2,13 @@
 
 Every path ends at the same answer as replaying the whole log; the cache and the snapshots only save time
 and can be dropped at any moment. Cached states are shared and never mutated (the engine's `step` copies).
+Snapshots are versioned JSON (`games.snapshot_codec`): a row of another format than the current one (the old
+pickles, or one from a newer release) is ignored and the state comes from the log.
 """
 
 from __future__ import annotations
 
-import pickle
+import logging
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -17,6 +19,9 @@ from django.db import connection
 from games.engine import State, evolve_in_place, replay
 from games.log import events_between, game_key
 from games.models import Snapshot
+from games.snapshot_codec import SNAPSHOT_FORMAT, decode_state, encode_state
+
+logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _cache: OrderedDict[Any, tuple[int, State]] = OrderedDict()
@@ -60,22 +65,30 @@ def _from_snapshot(game_id: Any, seq: int) -> tuple[int, State | None]:
     if seq < settings.GAME_SNAPSHOT_EVERY:
         return 0, None  # none taken yet
     with connection.cursor() as cursor:  # plain SQL on this hot path, like log.events_between
-        cursor.execute(_LATEST_SNAPSHOT, [game_key(game_id), seq])
+        cursor.execute(_LATEST_SNAPSHOT, [game_key(game_id), seq, SNAPSHOT_FORMAT])
         found = cursor.fetchone()
     if found is None:
         return 0, None
-    state: State = pickle.loads(bytes(found[1]))  # our own rows, written by maybe_snapshot
+    try:
+        state = decode_state(found[1])
+    except (ValueError, KeyError, TypeError):  # only a cache: a row we cannot read costs a replay, not an answer
+        logger.warning("snapshot of game %s at %s unreadable: replaying the log", game_id, found[0], exc_info=True)
+        return 0, None
     return found[0], state
 
 
 _LATEST_SNAPSHOT = (
-    f"SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1"
+    f"SELECT seq, state FROM {Snapshot._meta.db_table} WHERE game_id = %s AND seq <= %s AND format = %s"
+    " ORDER BY seq DESC LIMIT 1"
 )
 
 
 def maybe_snapshot(game_id: Any, old_seq: int, new_seq: int, state: State) -> None:
     every = settings.GAME_SNAPSHOT_EVERY
     if every and new_seq // every > old_seq // every:
-        Snapshot.objects.get_or_create(
-            game_id=game_id, seq=new_seq, defaults={"state": pickle.dumps(state, pickle.HIGHEST_PROTOCOL)}
+        encoded = encode_state(state)
+        row, created = Snapshot.objects.get_or_create(
+            game_id=game_id, seq=new_seq, defaults={"format": SNAPSHOT_FORMAT, "state": encoded}
         )
+        if not created and row.format != SNAPSHOT_FORMAT:  # a row of another format at this seq: replace it
+            Snapshot.objects.filter(pk=row.pk).update(format=SNAPSHOT_FORMAT, state=encoded)
