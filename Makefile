@@ -21,9 +21,20 @@ run: $(STAMP)
 stack: $(STAMP)
 	$(BIN)/python -m ttr_server.stack $(STACK_ARGS)
 
+# The web client (frontend/) is linted with ESLint, pinned in package.json/package-lock.json. npm ci runs again when
+# package-lock.json is newer than its stamp; without node and npm the JS lint is skipped (said, not failed).
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
 lint: $(STAMP)
 	$(BIN)/ruff check games bots ttr_server tests bench
 	$(BIN)/mypy
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  $(MAKE) -s --no-print-directory $(NODE_STAMP) && npx --no-install eslint frontend; \
+	else echo "make lint: node/npm not found: skipping the JavaScript lint (frontend/)"; fi
 
 # The browser tests drive Debian's chromium (Playwright never downloads a browser here); without it they skip.
 chromium:

@@ -1,4 +1,4 @@
-// The public HTTP API (../shared/API.md), with the token kept in localStorage.
+// The public HTTP API (docs/API.md), with the token kept in localStorage.
 const TOKEN = "ttr.token";
 const USER = "ttr.user";
 const EXPIRED = "ttr.expired";
@@ -38,7 +38,7 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body) {
+async function api(method, path, body) {
   const headers = { Accept: "application/json" };
   const token = session.token;
   if (token) headers.Authorization = `Token ${token}`;

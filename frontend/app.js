@@ -1,6 +1,6 @@
 // The client's entry: draws the page that the address names. Pages: / (lobby), /signin, /games/{id},
 // /games/{id}/replay, /leaderboard, /users/{name}, /me (settings), /confirm-email, /unsubscribe. Only the public
-// API of ../shared/API.md is used.
+// API of docs/API.md is used.
 import { h, mount } from "./dom.js";
 import { get, post, session, ApiError } from "./api.js";
 import { gamePage } from "./game.js";

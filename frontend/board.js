@@ -2,7 +2,7 @@
 // side by side, tunnels outlined with dashes, ferries with locomotive spaces), claimed routes in their owner's
 // colour, stations on cities. Pans and zooms with pointer, wheel, pinch and buttons.
 import { s, h } from "./dom.js";
-import { FILL, SEAT_FILL, patternDefs } from "./colours.js";
+import { SEAT_FILL, patternDefs } from "./colours.js";
 
 const CAR_WIDTH = 15;
 const CITY_RADIUS = 10;
@@ -225,5 +225,3 @@ export function createBoard(map) {
     },
   };
 }
-
-export { FILL };

@@ -44,10 +44,6 @@ export function patternDefs(s) {
   return s("defs", {}, patterns);
 }
 
-export function cardLabel(colour) {
-  return colour === "locomotive" ? "locomotive" : colour;
-}
-
 // "3 red + 1 locomotive" from {red: 3, locomotive: 1} or [["red", 3], ...].
 export function cardsText(cards) {
   const pairs = Array.isArray(cards) ? cards : Object.entries(cards || {});

@@ -91,7 +91,7 @@ export function onNotification(listener) {
 // The lobby read /api/me/games itself: its count of games awaiting my move is the badge's.
 export function setYourTurn(count) { setCounts({ your_turn: count }, true); }
 
-export function refreshCounts(delay = 300) {
+function refreshCounts(delay = 300) {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(async () => {
     try { setYourTurn((await get("/me/games")).your_turn); } catch { /* the next notification tries again */ }
