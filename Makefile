@@ -53,4 +53,4 @@ simulate:
 	$(PYTHON) -m games.engine.simulate --map europe --players 5 --games 200 --seed 1
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache
