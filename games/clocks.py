@@ -1,4 +1,4 @@
-"""Turn clocks (RULES.md X-TIME-1) and the sweep's questions, read from the log.
+"""Turn clocks (docs/RULES.md X-TIME-1) and the sweep's questions, read from the log.
 
 A decision starts with the event that gave the seat its decision: in the setup phase every seat chooses its
 tickets at once from the moment the game started (event 1); later, the seat decides from the last event on.

@@ -6,7 +6,7 @@ from typing import Any
 
 
 class ServiceError(Exception):
-    """A refused request: `code` and `status` are the API's (API.md)."""
+    """A refused request: `code` and `status` are the API's (docs/API.md)."""
 
     status = 400
 

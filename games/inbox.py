@@ -1,4 +1,4 @@
-"""Notifications: a person's inbox (API.md, Playing by day), written in the transaction of what caused them.
+"""Notifications: a person's inbox (docs/API.md, Playing by day), written in the transaction of what caused them.
 
 `send` adds a row (once per `key`: a retried task or a second sweep adds nothing) and, after the commit, tells
 the person's socket group (`/ws/me/`, games/realtime/me.py) which reads its new rows from the database, so

@@ -1,4 +1,4 @@
-"""Private games' invitations (API.md, Playing by day): a token seats whoever holds it, once.
+"""Private games' invitations (docs/API.md, Playing by day): a token seats whoever holds it, once.
 
 A private game has one link at a time (an invitation to nobody in particular, which its creator passes on);
 when it seats someone and seats are still free, a new link replaces it. The creator may also invite a person

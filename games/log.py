@@ -155,7 +155,7 @@ def engine_event(row: Event) -> EngineEvent:
 
 
 def project(row: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
-    """The API shape of one event as `viewer` may see it (API.md: seq, type, at, seat, data)."""
+    """The API shape of one event as `viewer` may see it (docs/API.md: seq, type, at, seat, data)."""
     visible = event_to_dict(redact(engine_event(row), viewer, finished=finished))
     visible.pop("type")
     if row.commitment:

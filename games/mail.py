@@ -1,5 +1,5 @@
 """E-mail: the batches that mail the notifications people have not read, and the mail with the link that confirms
-an address (API.md, Playing by day). A person's settings are games/account_settings.py's; the links, games/links.py's.
+an address (docs/API.md, Playing by day). A person's settings are games/account_settings.py's; the links, games/links.py's.
 
 `send_pending` runs every TTR_MAIL_SECONDS in a worker (games.tasks.mail_notifications). A notification goes
 only to a confirmed address, only if its kind is on (Account.notify) and only if it is still unread; otherwise

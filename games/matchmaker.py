@@ -1,4 +1,4 @@
-"""The queue (API.md, Playing by day): join, look, leave; and the worker's run that forms tables.
+"""The queue (docs/API.md, Playing by day): join, look, leave; and the worker's run that forms tables.
 
 Joining writes a row and queues a run (after the commit); the beat runs it too, every TTR_MATCH_SECONDS, so
 waiting players' accepted rating gaps widen and bots come when they said they may. A run reads the waiting

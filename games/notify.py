@@ -6,7 +6,7 @@ response goes on at once; a notice lost there is repaired by the web processes' 
 they serve (games/realtime/hub.py). The in-memory channel layer (embedded server) reaches only this process's
 sockets, so there the message goes to the loop that serves them, if this process serves any; another process's
 move (the Celery worker's) reaches them through that poll.
-Tasks are sent by name: `games` never imports `bots` (dependencies point one way, DESIGN.md).
+Tasks are sent by name: `games` never imports `bots` (dependencies point one way, docs/DESIGN.md).
 """
 
 from __future__ import annotations

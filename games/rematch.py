@@ -1,4 +1,4 @@
-"""Rematch (API.md, Playing by day): after a finished game any of its people offers to play again; the same
+"""Rematch (docs/API.md, Playing by day): after a finished game any of its people offers to play again; the same
 call by each other person accepts. When every person has accepted, the new game starts at once: the same map,
 time control and seats (the same people in the same seats, the same bots), the next seat playing first."""
 

@@ -1,6 +1,6 @@
 """The sweep (run every TTR_SWEEP_SECONDS by beat, bots/tasks.py): what keeps every table moving, read from the log.
 
-A decision past its deadline gets `turn_timed_out` and is played by the game's fallback bot (RULES.md X-TIME-1);
+A decision past its deadline gets `turn_timed_out` and is played by the game's fallback bot (docs/RULES.md X-TIME-1);
 a daily decision past WARN_SHARE of its time tells its person (games/clock_warnings.py); a bot decision or an
 ended game's scoring whose task was lost is queued again (a bot's task once the game has been quiet
 TTR_LOST_TASK_SECONDS, then each time the quiet doubles: a queue that is only slow gets a few copies, not one a

@@ -1,4 +1,4 @@
-"""Daily clocks (RULES.md X-TIME-1, API.md Playing by day): each decision has `days_per_move`; once they are
+"""Daily clocks (docs/RULES.md X-TIME-1, docs/API.md Playing by day): each decision has `days_per_move`; once they are
 spent the seat draws on its bank of `bank_days`, and a seat whose bank is empty when its move's days are spent
 has timed out. A player's vacations stop their clocks. Pure: the log's rows and the vacations in, times out.
 

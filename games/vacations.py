@@ -1,4 +1,4 @@
-"""Vacations (API.md, Playing by day): a person stops their daily clocks for a number of days, at most
+"""Vacations (docs/API.md, Playing by day): a person stops their daily clocks for a number of days, at most
 TTR_VACATION_DAYS (30) in any 365 days. Days booked count whether or not they are used, unless the vacation is
 ended early, which gives the rest back. The clock reads them (games/clocks.py); live games do not stop."""
 

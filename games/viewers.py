@@ -1,4 +1,4 @@
-"""Who is looking at a game, and what of its log they may see (RULES.md X-SEC-1): their seat (a player), or none
+"""Who is looking at a game, and what of its log they may see (docs/RULES.md X-SEC-1): their seat (a player), or none
 (a spectator); everything once the game is over. The one projection of "the events after N, as this viewer may
 see them" (`projected`) serves POST /moves, /events, and the socket's pushes and resyncs alike. Services and
 selectors both use this module; it imports neither."""
@@ -20,6 +20,6 @@ def seat_of(game: Game, user: Any) -> int | None:
 
 
 def projected(rows: Iterable[Event], *, seat: int | None, finished: bool) -> list[dict[str, Any]]:
-    """The rows as API events (API.md's shape: seq, type, at, seat, data), as the viewer at `seat` (None: a
+    """The rows as API events (docs/API.md's shape: seq, type, at, seat, data), as the viewer at `seat` (None: a
     spectator) may see them; whole once the game is `finished`."""
     return [log.project(row, seat, finished) for row in rows]

@@ -2,7 +2,7 @@
 fault-injection suite.
 
 Pure client side: it talks to the servers over HTTP (httpx) and the game WebSocket (websockets' sync client) only,
-as API.md describes them, and imports nothing of the server (no Django, nothing of games/ or ttr_server/).
+as docs/API.md describes them, and imports nothing of the server (no Django, nothing of games/ or ttr_server/).
 
 - `Recorder`: a thread-safe store of everything every client received (HTTP bodies and socket messages, each with
   the receiving user, its seat or None for a spectator, and the game), latencies by path (`"http"`: POST /moves,
@@ -611,7 +611,7 @@ class Viewer(Actor):
         return message
 
     def take(self, message: dict[str, Any]) -> None:
-        """Check the order of the stream (API.md: pushes in seq order, no gap) and learn from the message."""
+        """Check the order of the stream (docs/API.md: pushes in seq order, no gap) and learn from the message."""
         kind = message.get("type")
         if kind == "hello":
             self.cursor = int(message["seq"])
@@ -1042,7 +1042,7 @@ _boards: dict[tuple[str, str], Board] = {}
 
 
 def board(url: str, map_name: str) -> Board:
-    """The map's tickets (from the server's /maps/{map}.json, else ../shared/maps or games/engine/maps)."""
+    """The map's tickets (from the server's /maps/{map}.json, else games/engine/maps)."""
     key = (url, map_name)
     if key not in _boards:
         data: dict[str, Any] | None = None
@@ -1053,11 +1053,9 @@ def board(url: str, map_name: str) -> Board:
         except (httpx.HTTPError, ValueError):
             data = None
         if data is None:
-            local = [ROOT.parent / "shared" / "maps", ROOT / "games" / "engine" / "maps"]
-            for path in (folder / f"{map_name}.json" for folder in local):
-                if path.exists():
-                    data = json.loads(path.read_text())
-                    break
+            path = ROOT / "games" / "engine" / "maps" / f"{map_name}.json"
+            if path.exists():
+                data = json.loads(path.read_text())
         if data is None:
             raise RuntimeError(f"no map {map_name}")
         cities = {c["id"]: c["name"] for c in data["cities"]}
@@ -1130,7 +1128,7 @@ def walk(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
 
 
 def _hidden_fields(event: dict[str, Any], viewer: int | None) -> tuple[str, ...]:
-    """The data fields of `event` that `viewer` may not see while the game runs (RULES.md X-SEC-1)."""
+    """The data fields of `event` that `viewer` may not see while the game runs (docs/RULES.md X-SEC-1)."""
     kind, data = event["type"], event["data"]
     mine = event.get("seat") is not None and event.get("seat") == viewer
     if kind == "deck_shuffled":

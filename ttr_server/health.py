@@ -1,4 +1,4 @@
-"""Health, readiness and metrics (API.md, Operations), answered by the first middleware: before the host check and
+"""Health, readiness and metrics (docs/API.md, Operations), answered by the first middleware: before the host check and
 the session, so a container's probe on 127.0.0.1 works whatever ALLOWED_HOSTS says, and a probe costs nothing else.
 
 - `GET /healthz`: the process serves (no dependency is asked).

@@ -217,12 +217,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The queue tasks go to and workers read by default; tests and benchmarks give each run its own.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TTR_TASK_QUEUE", "celery")
-# The strong bot's searches have a queue of their own (DESIGN.md: a slow search never delays other games): its
+# The strong bot's searches have a queue of their own (docs/DESIGN.md: a slow search never delays other games): its
 # turns are sent there, and a worker started without -Q reads both queues (`make run`'s does); docker-compose runs
 # one worker per queue. TTR_STRONG_SECONDS is its thinking time per decision (bots/budget.py).
 TTR_STRONG_QUEUE = os.environ.get("TTR_STRONG_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-strong")
 CELERY_TASK_QUEUES = {CELERY_TASK_DEFAULT_QUEUE: {}, TTR_STRONG_QUEUE: {}}
-# The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (DESIGN.md, Workers).
+# The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (docs/DESIGN.md, Workers).
 TTR_SWEEP_SECONDS = float(os.environ.get("TTR_SWEEP_SECONDS", "1"))
 # Playing by day: the length of a daily game's day (shorter only for tests and demos); the vacation days a person
 # has in any 365 days; how often the matchmaker looks at the queue besides when someone joins it.

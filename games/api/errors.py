@@ -1,4 +1,4 @@
-"""Every API error is JSON `{"code", "detail", ...}` with the right status (API.md), never HTML, never a 500
+"""Every API error is JSON `{"code", "detail", ...}` with the right status (docs/API.md), never HTML, never a 500
 for bad input. Engine refusals carry the rule ID; malformed input names the field. No error quotes a
 client's value at length: the sources quote short prefixes, and `_clipped` bounds whatever else slips through.
 """

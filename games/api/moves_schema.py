@@ -1,4 +1,4 @@
-"""The JSON Schema of a move (API.md "Moves"), exactly what games.codec.move_from_dict accepts.
+"""The JSON Schema of a move (docs/API.md "Moves"), exactly what games.codec.move_from_dict accepts.
 
 One variant per move type, each closed (no other fields): the OpenAPI schema gives it to clients and to
 schema-based fuzzing, and a test checks it against the codec for every legal move of whole games.
@@ -47,7 +47,7 @@ _MARKET = _draw(
 )
 
 MOVE_SCHEMA: dict[str, Any] = {
-    "description": "a move: its `type` and that type's fields (API.md)",
+    "description": "a move: its `type` and that type's fields (docs/API.md)",
     "oneOf": [
         _variant("keep_tickets", "keep these of the tickets just dealt", tickets={"type": "array", "items": _ID}),
         _DECK,

@@ -118,7 +118,7 @@ class TunnelSerializer(serializers.Serializer):
 
 
 class ViewSerializer(serializers.Serializer):
-    """The game as the requesting user may see it (RULES.md X-SEC-1); once it is finished, everything."""
+    """The game as the requesting user may see it (docs/RULES.md X-SEC-1); once it is finished, everything."""
 
     map = serializers.ChoiceField(choices=["europe", "usa"])
     phase = serializers.CharField(help_text="open, setup_tickets, turn, second_card, tunnel_payment, keep_tickets, finished")
@@ -229,7 +229,7 @@ class VerifySerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="machine-readable: see the README's table of error codes")
     detail = serializers.CharField(help_text="a human sentence")
-    rule = serializers.CharField(required=False, help_text="the RULES.md rule ID that refuses a move")
+    rule = serializers.CharField(required=False, help_text="the docs/RULES.md rule ID that refuses a move")
     seq = serializers.IntegerField(required=False, help_text="the game's current seq (stale_seq)")
     field = serializers.CharField(required=False, allow_null=True, help_text="the request field at fault")
     fields = serializers.DictField(child=serializers.CharField(), required=False, help_text="field -> problem")

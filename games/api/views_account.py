@@ -1,4 +1,4 @@
-"""The account's own settings (API.md, Table talk and languages): GET/PATCH /api/me, and the two links mails carry,
+"""The account's own settings (docs/API.md, Table talk and languages): GET/PATCH /api/me, and the two links mails carry,
 opened without logging in: /api/me/email/confirm and /api/me/unsubscribe, each with the token of its link.
 
 Thin views over games/account_settings.py; the request and answer serializers, strict and exact for the schema, are here.

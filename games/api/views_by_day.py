@@ -1,4 +1,4 @@
-"""Playing by day (API.md): the queue, invitations, rematch, my games, vacations and the inbox.
+"""Playing by day (docs/API.md): the queue, invitations, rematch, my games, vacations and the inbox.
 
 Thin views, as in games/api/views.py: parse, call one use case, format.
 """

@@ -1,4 +1,4 @@
-"""Rating endpoints (API.md, Ratings): the leaderboard of a map and a player's page. Anyone may read them."""
+"""Rating endpoints (docs/API.md, Ratings): the leaderboard of a map and a player's page. Anyone may read them."""
 
 from __future__ import annotations
 

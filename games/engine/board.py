@@ -1,8 +1,9 @@
 """The board: cities, routes and destination tickets of one map, loaded once from `maps/<name>.json`.
 
 A `Board` is immutable and shared by every game on that map. Routes and cities keep the ids of the
-board data files (`../shared/maps`); each route also gets a dense integer index so the hot paths
-(legal moves, longest path, ticket connectivity) can work on small lists instead of dictionaries.
+board data files (`games/engine/maps`, checked against public sources: docs/RULES.md); each route also gets a
+dense integer index so the hot paths (legal moves, longest path, ticket connectivity) can work on small lists
+instead of dictionaries.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Train cards (RULES.md C-CMP-1): eight colours and the locomotive, and card multisets.
+"""Train cards (docs/RULES.md C-CMP-1): eight colours and the locomotive, and card multisets.
 
 A hand, a payment or a discard pile is a `Cards` mapping from card kind to a positive count. Kinds are
 plain strings ("red", "locomotive") so they read the same in the engine, the log and the API.

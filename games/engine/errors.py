@@ -1,6 +1,6 @@
 """Why a move is refused.
 
-`IllegalMove` names the rule of RULES.md that forbids the move (`rule`, e.g. "C-DRW-2") and says why in one
+`IllegalMove` names the rule of docs/RULES.md that forbids the move (`rule`, e.g. "C-DRW-2") and says why in one
 human sentence (`detail`). `NotYourTurn` is the special case of a seat moving out of turn (C-TRN-1).
 """
 

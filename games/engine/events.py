@@ -1,6 +1,6 @@
 """Events: the facts of a game (past-tense names), the only input of `evolve`.
 
-Every random outcome is a field of an event (RULES.md X-RNG-1): the order of a shuffled pile, the first
+Every random outcome is a field of an event (docs/RULES.md X-RNG-1): the order of a shuffled pile, the first
 player. Fields that some viewers may not see are optional: `redact` (view.py) sets them to None and keeps
 the public counts beside them, so a redacted event still says what happened, just not what was hidden.
 Every event type carries a schema version `v` for upcasting old logs.

@@ -1,7 +1,7 @@
 """`evolve`: apply one fact to a state; `replay`: fold a whole log.
 
 Nothing here validates or draws a random number: events are facts that `decide` already checked, and every
-random outcome is written in them (RULES.md X-RNG-1). Applying a log that `decide` produced never fails.
+random outcome is written in them (docs/RULES.md X-RNG-1). Applying a log that `decide` produced never fails.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Who sees what (RULES.md X-SEC-1): `view(state, viewer)` for the state, `redact(event, viewer)` for the log.
+"""Who sees what (docs/RULES.md X-SEC-1): `view(state, viewer)` for the state, `redact(event, viewer)` for the log.
 
 These two functions are the only place that decides visibility. A viewer is a seat number, or None for a
 spectator. A player sees their own hand, tickets and ticket offers; everyone sees counts, the market, pile

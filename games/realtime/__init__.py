@@ -1,4 +1,4 @@
-"""The live stream of a game over WebSocket (API.md, WebSocket; DESIGN.md, Realtime).
+"""The live stream of a game over WebSocket (docs/API.md, WebSocket; docs/DESIGN.md, Realtime).
 
 `consumer` serves `/ws/games/{id}/`: a hello with the state, then every event as its viewer may see it, moves
 and resyncs. `hub` keeps this process's sockets by game, polls their seqs and renews their presence. `auth`

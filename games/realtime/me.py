@@ -1,4 +1,4 @@
-"""`/ws/me/`: a person's own socket (API.md, Playing by day): their notifications as they happen.
+"""`/ws/me/`: a person's own socket (docs/API.md, Playing by day): their notifications as they happen.
 
 On connect: `hello` with how many notifications are unread and how many games wait for their move. Then a
 `notification` message for each new row of their inbox, in order, once: the group `user.<id>` hears the new

@@ -1,8 +1,7 @@
-"""Every rule of RULES.md has a rule test: a test in tests/engine/test_rules_*.py whose name holds its ID.
+"""Every rule of docs/RULES.md has a rule test: a test in tests/engine/test_rules_*.py whose name holds its ID.
 
-The rule digest lives beside the repository (`../shared/RULES.md`); `rule_ids.txt` here is a copy of its IDs,
-so that a clone without the digest still checks every rule. Where the digest is present, the copy must match
-it. A rule ID `C-DRW-2` appears in a test name in snake case: `test_c_drw_2_...`.
+The rule IDs are read from the rule digest in the repository (`docs/RULES.md`). A rule ID `C-DRW-2` appears in a
+test name in snake case: `test_c_drw_2_...`.
 """
 
 from __future__ import annotations
@@ -11,24 +10,14 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 HERE = Path(__file__).resolve().parent
-RULES = HERE.parents[1].parent / "shared" / "RULES.md"
-COPY = HERE / "rule_ids.txt"
+RULES = HERE.parents[1] / "docs" / "RULES.md"
 RULE_ID = re.compile(r"\*\*([A-Z]-[A-Z]{3,4}-\d+)\*\*")
 NAMED_ID = re.compile(r"(?:^|_)([ceux])_([a-z]{3,4})_(\d+)(?=_|$)")
 
 
 def rule_ids() -> list[str]:
-    lines = COPY.read_text(encoding="utf-8").splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-
-
-def test_the_copy_of_the_rule_ids_matches_rules_md() -> None:
-    if not RULES.is_file():
-        pytest.skip(f"{RULES} is not here: the copy in {COPY.name} stands in for it")
-    assert rule_ids() == RULE_ID.findall(RULES.read_text(encoding="utf-8")), f"update {COPY.name} from RULES.md"
+    return RULE_ID.findall(RULES.read_text(encoding="utf-8"))
 
 
 def rule_test_names() -> list[str]:
@@ -67,7 +56,7 @@ def test_every_rule_id_has_a_test_named_after_it() -> None:
 def test_every_rule_id_named_by_a_test_exists() -> None:
     known = set(rule_ids())
     stale = sorted({(rule, name) for name in rule_test_names() for rule in ids_named_in(name) if rule not in known})
-    assert not stale, f"tests name rules that RULES.md does not define: {stale}"
+    assert not stale, f"tests name rules that docs/RULES.md does not define: {stale}"
 
 
 def test_rule_ids_are_read_from_test_names_in_snake_case() -> None:

@@ -1,4 +1,4 @@
-"""The simulator CLI, and the engine's promise to need nothing but the standard library (STYLE.md principle 1).
+"""The simulator CLI, and the engine's promise to need nothing but the standard library (docs/STYLE.md principle 1).
 
 The CLI runs in a child process of the system python3 with an empty environment (PATH only) and `-S` (no
 site-packages at all), from the repository root: if the engine or the codec imported anything installed,
@@ -159,7 +159,7 @@ def test_the_import_scan_sees_function_level_and_dynamic_imports(tmp_path: Path)
 
 
 def test_games_never_imports_bots_and_bot_policies_never_import_django() -> None:
-    """Dependencies point one way (DESIGN.md): `bots` uses `games`; `games` sends bot tasks by name."""
+    """Dependencies point one way (docs/DESIGN.md): `bots` uses `games`; `games` sends bot tasks by name."""
     for path in sorted((ROOT / "games").rglob("*.py")):
         modules = imported_modules(path)
         assert not [m for m in modules if m.split(".")[0] == "bots"], f"{path.relative_to(ROOT)} imports bots"

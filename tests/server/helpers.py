@@ -202,7 +202,7 @@ SCORE_KEYS = {
 
 
 def check_score(client: APIClient, game_id: str) -> dict[str, Any]:
-    """GET /score has the API.md shape and adds up; returns it."""
+    """GET /score has the docs/API.md shape and adds up; returns it."""
     response = client.get(url(game_id, "score"))
     assert response.status_code == 200, response.content[:300]
     score = body(response)

@@ -1,4 +1,4 @@
-"""Identity (API.md): register, token, session login/logout, and JSON errors for unauthenticated requests."""
+"""Identity (docs/API.md): register, token, session login/logout, and JSON errors for unauthenticated requests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Who may do what: an authorization matrix over every operation of the OpenAPI schema (API.md).
+"""Who may do what: an authorization matrix over every operation of the OpenAPI schema (docs/API.md).
 
 `MATRIX` below is the table: one row per operation (method and path template as drf-spectacular lists them) and
 the game it is tried on (the audit has two rows: who may read it depends on whether the game is over), giving
@@ -89,12 +89,12 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (ANON,          200,           ALREADY_SEATED,  ALREADY_SEATED,  200,               200),
     ("POST", G + "/bots", OPEN):
         (ANON,          NOT_CREATOR,   NOT_CREATOR,     200,             NOT_CREATOR,       NOT_CREATOR),
-    # API.md does not say who starts a game; the code (and common sense) say its creator only.
+    # docs/API.md does not say who starts a game; the code (and common sense) say its creator only.
     ("POST", G + "/start", OPEN):
         (ANON,          NOT_CREATOR,   NOT_CREATOR,     200,             NOT_CREATOR,       NOT_CREATOR),
     ("POST", G + "/resign", ACTIVE):
         (ANON,          NOT_PLAYER,    200,             200,             ALREADY_RESIGNED,  NOT_PLAYER),
-    # Reads of a game are open to spectators (API.md, WebSocket: "Spectators may connect to any game"); what
+    # Reads of a game are open to spectators (docs/API.md, WebSocket: "Spectators may connect to any game"); what
     # each one sees is projected for them (tests/server/test_leaks.py), which is not this module's question.
     ("GET", G + "/state", ACTIVE):
         (200,           200,           200,             200,             200,               200),
@@ -106,7 +106,7 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (200,           200,           200,             200,             200,               200),
     ("GET", G + "/replay", ACTIVE):
         (200,           200,           200,             200,             200,               200),
-    # The unprojected log of a game in play shows every hand: staff only (API.md) until the game is over.
+    # The unprojected log of a game in play shows every hand: staff only (docs/API.md) until the game is over.
     ("GET", G + "/audit", ACTIVE):
         (NOT_FINISHED,  NOT_FINISHED,  NOT_FINISHED,    NOT_FINISHED,    NOT_FINISHED,      200),
     ("GET", G + "/audit", FINISHED):

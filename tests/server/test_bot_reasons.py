@@ -1,7 +1,7 @@
 """Every bot move says why (Event.reason): stored on the move's first event row, covered by the row's hash,
 shown as "reason" in /events and the audit log; people's moves and the rest of a move's rows carry none, and
 rows written before reasons existed still verify. A reason names the bot's tickets, so until the game ends only
-its own seat's viewer reads it (RULES.md X-SEC-1)."""
+its own seat's viewer reads it (docs/RULES.md X-SEC-1)."""
 
 from __future__ import annotations
 

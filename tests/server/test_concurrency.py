@@ -1,5 +1,5 @@
 """Concurrent writers on PostgreSQL: of many moves at one expected_seq exactly one wins, the rest get 409
-stale_seq, and the log stays gapless (DESIGN.md: a move is one transaction behind a conditional UPDATE).
+stale_seq, and the log stays gapless (docs/DESIGN.md: a move is one transaction behind a conditional UPDATE).
 
 Real threads, each with its own database connection, committing for real (transactional test)."""
 

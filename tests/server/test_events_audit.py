@@ -1,4 +1,4 @@
-"""Events, history and audit (API.md): /events?after=N, /replay?at=N, /audit, /verify, /score."""
+"""Events, history and audit (docs/API.md): /events?after=N, /replay?at=N, /audit, /verify, /score."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Whole games through the HTTP API: scripted clients for every seat, and a game against bots that Celery
-(eager in tests) plays after each commit. Each game finishes, is scored in the API.md shape and verifies."""
+(eager in tests) plays after each commit. Each game finishes, is scored in the docs/API.md shape and verifies."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hidden information (RULES.md X-SEC-1) through the HTTP API: whole random games played by scripted clients,
+"""Hidden information (docs/RULES.md X-SEC-1) through the HTTP API: whole random games played by scripted clients,
 and after every move every response to every player (and a spectator) is checked against the true state.
 
 Nobody may see another seat's hand, tickets (kept or offered) or any pile order until the game ends; the

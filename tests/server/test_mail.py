@@ -1,4 +1,4 @@
-"""E-mail (API.md: Playing by day; GET/PATCH /api/me): an address is used only once the link mailed to it is
+"""E-mail (docs/API.md: Playing by day; GET/PATCH /api/me): an address is used only once the link mailed to it is
 opened; every kind of notification reaches the mail server once, at most one mail per game per gap; a mail's
 unsubscribe link and the account's settings switch kinds off; hostile input changes nothing; a mail server that
 is down loses nothing.

@@ -1,4 +1,4 @@
-"""Playing (API.md): /state, /legal-moves, POST /moves and every error a move can get; nothing is appended on error."""
+"""Playing (docs/API.md): /state, /legal-moves, POST /moves and every error a move can get; nothing is appended on error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Health, readiness, metrics, request ids and structured logs (API.md, Operations), in process.
+"""Health, readiness, metrics, request ids and structured logs (docs/API.md, Operations), in process.
 
 What only a running stack can show (a dependency killed for real, several processes adding up their metrics,
 SIGTERM) is in tests/faults/."""

@@ -1,4 +1,4 @@
-"""Ranked games are rated per map with openskill's Plackett-Luce model (API.md, Ratings; games.ratings).
+"""Ranked games are rated per map with openskill's Plackett-Luce model (docs/API.md, Ratings; games.ratings).
 
 Finished ranked games are built as rows (a game and its seats) and rated with the places the scoring service
 would pass; the service itself is exercised once at the end, through a game played to its end."""

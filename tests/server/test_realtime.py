@@ -1,4 +1,4 @@
-"""The live stream (API.md, WebSocket) through real web processes on PostgreSQL and Redis.
+"""The live stream (docs/API.md, WebSocket) through real web processes on PostgreSQL and Redis.
 
 Two players and a spectator hold `websockets` clients on a uvicorn process; moves are made over HTTP, over a
 socket, from another process (this one, through the services) and by a bot in the real Celery worker, and every

@@ -1,4 +1,4 @@
-"""Hidden information over the live stream (RULES.md X-SEC-1): whole games watched by every seat and a spectator.
+"""Hidden information over the live stream (docs/RULES.md X-SEC-1): whole games watched by every seat and a spectator.
 
 Every message every socket received while the game ran is checked as tests/server/test_leaks.py checks the HTTP
 answers: no other seat's hand, tickets or any pile order, a hidden outcome only with its commitment, the mover's

@@ -1,4 +1,4 @@
-"""The OpenAPI schema lists the API (API.md: /api/schema/), and /api/docs/ renders it."""
+"""The OpenAPI schema lists the API (docs/API.md: /api/schema/), and /api/docs/ renders it."""
 
 from __future__ import annotations
 

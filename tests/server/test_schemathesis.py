@@ -8,7 +8,7 @@ finished); a generated game id is swapped for one of those, and a generated `exp
 current seq, often enough that moves really are made and refused by the rules.
 
 Configuration rather than exceptions: for four operations a 400 is the contract's answer to a well-formed
-request that the server's state refuses (API.md: `bad_credentials`, `username_taken`, a common password,
+request that the server's state refuses (docs/API.md: `bad_credentials`, `username_taken`, a common password,
 `illegal_move` with its rule), so schemathesis is told that 400 is an acceptable answer to valid data there.
 """
 
@@ -34,7 +34,7 @@ from ttr_server.asgi import application
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 EXAMPLES = 60
-REFUSED_WHEN_VALID = {  # operation -> why a well-formed request may get 400 (API.md)
+REFUSED_WHEN_VALID = {  # operation -> why a well-formed request may get 400 (docs/API.md)
     "/api/auth/register": "username_taken, or a common password",
     "/api/auth/token": "bad_credentials",
     "/api/auth/login": "bad_credentials",

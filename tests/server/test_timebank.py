@@ -1,4 +1,4 @@
-"""Daily clocks (games/timebank.py, RULES.md X-TIME-1): a move's days, then the bank; vacations stop the clock.
+"""Daily clocks (games/timebank.py, docs/RULES.md X-TIME-1): a move's days, then the bank; vacations stop the clock.
 Pure: rows and vacations in, banks and deadlines out."""
 
 from __future__ import annotations
