@@ -1,12 +1,20 @@
 """The HTTP API under load: N concurrent clients play random games against a real ASGI server on PostgreSQL.
 
-    .venv/bin/python bench/api.py [--clients 1 8 32] [--seconds 20] [--workers 3] [--json]
+    .venv/bin/python bench/api.py [--clients 1 8 32] [--seconds 20] [--workers 3] [--json PATH]
 
 For each N: a fresh database, uvicorn with `--workers` processes, and N client threads, each playing its own
 two-seat game (both seats, through `/legal-moves` and `/moves`, starting a new game when one ends). Prints
-moves/s and p50/p99 latency of `POST /moves`, then, in the same run, the same event rows appended directly
-with psycopg (same transaction shape: conditional seq update + insert, N threads) as a ratio, and the time to
-rebuild a game's state from its snapshot and the events after it with the in-process cache cleared.
+moves/s and p50/p99 latency of `POST /moves`, the web processes' CPU seconds per move (utime + stime of the
+uvicorn supervisor and its workers from /proc, over the timed window, divided by the moves: a move's two
+requests), then, in the same run, the same event rows appended directly with psycopg (the server's statement
+shape: per move one transaction of the conditional `UPDATE games_game SET seq, head_hash ... WHERE seq = expected`
+and one multi-row INSERT of the move's events, N threads, as many rows per move as the HTTP moves appended) as a
+ratio, and the time to rebuild a game's state from its snapshot and the events after it with the in-process
+cache cleared.
+
+The bench counts its own errors: any HTTP response outside 2xx (a `409 stale_seq` on `POST /moves` is counted
+apart as `stale`, not as an error), a client that failed or never got into a game, and every raw insert that
+failed. A run with any error says so and exits 1. `--json PATH` writes a list of one object per client count.
 Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/ttr_bench).
 """
 
@@ -96,87 +104,175 @@ class Client(threading.Thread):
         self.number = number
         self.stop = stop
         self.latencies: list[float] = []
+        self.events_per_move: list[int] = []  # rows each accepted move appended: the raw baseline's batch sizes
         self.errors = 0
+        self.stale = 0  # 409 stale_seq: expected under contention, not an error (cannot happen with one client a game)
+        self.failure = ""
         self.ready = threading.Event()  # registered and in a game: password hashing is not what we measure
         self.rng = random.Random(number)
 
     def run(self) -> None:
         base = f"http://127.0.0.1:{PORT}/api"
-        with httpx.Client(base_url=base, timeout=30) as http:
-            tokens = [self._register(http, f"b{self.number}s{seat}{time.time_ns()}") for seat in range(2)]
-            while not self.stop.is_set():
-                self._play(http, tokens)
+        try:
+            with httpx.Client(base_url=base, timeout=30) as http:
+                tokens = [self._register(http, f"b{self.number}s{seat}{time.time_ns()}") for seat in range(2)]
+                while not self.stop.is_set():
+                    self._play(http, tokens)
+        except Exception as exc:  # counted, not lost with the thread
+            self.errors += 1
+            try:
+                where = f" on {exc.request.method} {exc.request.url.path}"  # type: ignore[attr-defined]
+            except (AttributeError, RuntimeError):
+                where = ""
+            self.failure = f"{type(exc).__name__}{where}: {exc}"
+            self.ready.set()
+
+    def _checked(self, r: httpx.Response) -> httpx.Response:
+        if not r.is_success:
+            self.errors += 1
+            r.raise_for_status()
+        return r
 
     def _register(self, http: httpx.Client, name: str) -> str:
-        r = http.post("/auth/register", json={"username": name, "password": "bench-password-1"})
-        r.raise_for_status()
+        # Untimed setup: under load a worker hashes the 2N passwords one after another, so it may take a while.
+        r = self._checked(http.post("/auth/register", json={"username": name, "password": "bench-password-1"}, timeout=300))
         return str(r.json()["token"])
 
     def _play(self, http: httpx.Client, tokens: list[str]) -> None:
         auth = [{"Authorization": f"Token {t}"} for t in tokens]
-        game = http.post("/games", json={"map": "europe", "players": 2, "ranked": False}, headers=auth[0]).json()
-        gid = game["id"]
-        http.post(f"/games/{gid}/join", json={"seat": 1}, headers=auth[1]).raise_for_status()
-        http.post(f"/games/{gid}/start", json={}, headers=auth[0]).raise_for_status()
+        game = self._checked(http.post("/games", json={"map": "europe", "players": 2, "ranked": False}, headers=auth[0]))
+        gid = game.json()["id"]
+        self._checked(http.post(f"/games/{gid}/join", json={"seat": 1}, headers=auth[1]))
+        self._checked(http.post(f"/games/{gid}/start", json={}, headers=auth[0]))
         self.ready.set()
         while not self.stop.is_set():
             moved = False
             for seat in range(2):
-                legal = http.get(f"/games/{gid}/legal-moves", headers=auth[seat]).json()
+                legal = self._checked(http.get(f"/games/{gid}/legal-moves", headers=auth[seat])).json()
                 if not legal["moves"]:
                     continue
                 move = self.rng.choice(legal["moves"])
                 started = time.perf_counter()
                 r = http.post(f"/games/{gid}/moves", json={"expected_seq": legal["seq"], "move": move}, headers=auth[seat])
                 self.latencies.append(time.perf_counter() - started)
-                if r.status_code != 201:
+                if r.status_code == 201:
+                    self.events_per_move.append(len(r.json()["events"]))
+                elif r.status_code == 409 and r.json().get("code") == "stale_seq":
+                    self.stale += 1
+                else:
                     self.errors += 1
+                    if not self.failure:
+                        self.failure = f"POST /moves {r.status_code}: {r.text[:200]}"
                 moved = True
                 break
             if not moved:
                 return  # the game is over
 
 
-def run_http(clients: int, seconds: float) -> dict[str, float]:
+def process_tree(root: int) -> list[int]:
+    """`root` and all its descendants (uvicorn's supervisor, its workers and their helpers), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int(_stat_fields(int(entry.name))[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(children.get(pid, []))
+    return tree
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """/proc/<pid>/stat after the command name: [state, ppid, ...]; utime and stime are [11] and [12]."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    return text[text.rindex(")") + 2 :].split()
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """utime + stime of each process still alive, in seconds."""
+    tick = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for pid in pids:
+        try:
+            fields = _stat_fields(pid)
+        except OSError:
+            continue
+        times[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return times
+
+
+def run_http(clients: int, seconds: float, server_pid: int | None = None) -> dict[str, float]:
     stop = threading.Event()
     threads = [Client(i, stop) for i in range(clients)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.ready.wait(timeout=300)
+    not_ready = sum(not t.ready.wait(timeout=300) for t in threads)
     for t in threads:
         t.latencies.clear()
-        t.errors = 0
+        t.events_per_move.clear()
+        t.stale = 0
+    pids = process_tree(server_pid) if server_pid else []
+    cpu_before = cpu_seconds(pids)
     started = time.perf_counter()
     time.sleep(seconds)
     stop.set()
     elapsed = time.perf_counter() - started
+    cpu_after = cpu_seconds(pids)  # the clients' last in-flight requests finish after this: at most one each
     for t in threads:
         t.join(timeout=30)
     latencies = sorted(x for t in threads for x in t.latencies)
+    moves = len(latencies)
+    web_cpu = sum(cpu_after[pid] - cpu_before[pid] for pid in cpu_after if pid in cpu_before)
+    for t in threads:
+        if t.failure:
+            print(f"client {t.number}: {t.failure}", file=sys.stderr, flush=True)
     return {
         "clients": clients,
-        "moves": len(latencies),
-        "moves_per_second": round(len(latencies) / elapsed, 1),
-        "p50_ms": round(latencies[len(latencies) // 2] * 1e3, 1) if latencies else 0,
-        "p99_ms": round(latencies[int(len(latencies) * 0.99)] * 1e3, 1) if latencies else 0,
-        "errors": sum(t.errors for t in threads),
+        "moves": moves,
+        "moves_per_second": round(moves / elapsed, 1),
+        "p50_ms": round(latencies[moves // 2] * 1e3, 1) if latencies else 0,
+        "p99_ms": round(latencies[int(moves * 0.99)] * 1e3, 1) if latencies else 0,
+        "errors": sum(t.errors for t in threads) + not_ready + sum(t.is_alive() for t in threads),
+        "stale": sum(t.stale for t in threads),
+        "web_processes": len(cpu_after),
+        "web_cpu_seconds": round(web_cpu, 2),
+        "web_cpu_seconds_per_move": round(web_cpu / moves, 5) if moves else 0,
+        "events_per_move": [n for t in threads for n in t.events_per_move],  # popped before reporting
     }
 
 
-def run_raw(url: str, clients: int, moves: int) -> float:
-    """The same appends straight through psycopg: per move, one transaction that moves the game's seq on
-    (only if it is still the expected one) and inserts that move's event rows. Returns moves per second."""
+RAW_COLUMNS = "game_id, seq, type, seat, data, commitment, salt, created_at, prev_hash, hash, reason"
+
+
+def run_raw(url: str, clients: int, moves: int, sizes: list[int]) -> tuple[float, int]:
+    """The same appends straight through psycopg, as the server makes them (games/log.py `append`): per move,
+    one transaction of the conditional UPDATE that moves the game's seq and head hash on (only if seq is still
+    the expected one) and one multi-row INSERT of that move's event rows, `sizes` giving the rows per move as the
+    HTTP run appended them. The rows are copies of the run's own events (hashes not recomputed: the database's
+    share only, the ceiling). Returns moves per second and the number of failed appends."""
+    sizes = [n for n in sizes if n > 0] or [1]
+    plan = [sizes[i % len(sizes)] for i in range(moves)]
     with psycopg.connect(url) as conn:
-        rows = conn.execute(
-            "SELECT game_id, seq, type, seat, data, commitment, salt, prev_hash, hash, created_at FROM games_event "
-            "ORDER BY game_id, seq LIMIT %s",
-            (moves * 3,),
-        ).fetchall()
+        rows = conn.execute(f"SELECT {RAW_COLUMNS} FROM games_event ORDER BY game_id, seq LIMIT %s", (sum(plan),)).fetchall()
         games = conn.execute("SELECT id FROM games_game ORDER BY id LIMIT %s", (clients,)).fetchall()
-    batches = [rows[i : i + 3] for i in range(0, len(rows), 3)][:moves]
+    if len(games) < clients:  # threads sharing a game would refuse each other's appends
+        print(f"raw: only {len(games)} games for {clients} threads (clients that never got into a game)", file=sys.stderr)
+        return 0.0, clients - len(games)
+    batches, at = [], 0
+    for n in plan:
+        if at + n > len(rows):
+            break
+        batches.append(rows[at : at + n])
+        at += n
     per_client = max(1, len(batches) // clients)
     offset = 10_000_000
+    placeholders = "(" + ", ".join(["%s"] * len(RAW_COLUMNS.split(","))) + ")"
+    errors = [0] * clients
 
     def work(k: int) -> None:
         game_id = games[k % len(games)][0]
@@ -186,21 +282,27 @@ def run_raw(url: str, clients: int, moves: int) -> float:
             conn.execute("UPDATE games_game SET seq = %s WHERE id = %s", (seq, game_id))
             conn.commit()
             for batch in batches[k * per_client : (k + 1) * per_client]:
-                with conn.transaction():
-                    updated = conn.execute(
-                        "UPDATE games_game SET seq = %s WHERE id = %s AND seq = %s",
-                        (seq + len(batch), game_id, seq),
-                    ).rowcount
-                    assert updated == 1
-                    with conn.cursor() as cur:
-                        cur.executemany(
-                            "INSERT INTO games_event (game_id, seq, type, seat, data, commitment, salt, prev_hash,"
-                            " hash, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                try:
+                    with conn.transaction():
+                        updated = conn.execute(
+                            "UPDATE games_game SET seq = %s, head_hash = %s WHERE id = %s AND seq = %s",
+                            (seq + len(batch), batch[-1][9], game_id, seq),
+                        ).rowcount
+                        if updated != 1:
+                            raise RuntimeError(f"the game's seq moved from {seq}")
+                        conn.execute(
+                            f"INSERT INTO games_event ({RAW_COLUMNS}) VALUES " + ", ".join([placeholders] * len(batch)),
                             [
-                                (game_id, seq + 1 + i, *row[2:4], psycopg.types.json.Jsonb(row[4]), *row[5:])
+                                value
                                 for i, row in enumerate(batch)
+                                for value in (game_id, seq + 1 + i, *row[2:4], psycopg.types.json.Jsonb(row[4]), *row[5:])
                             ],
                         )
+                except Exception as exc:
+                    if not errors[k]:
+                        print(f"raw append failed: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+                    errors[k] += 1
+                    continue
                 seq += len(batch)
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(clients)]
@@ -209,7 +311,9 @@ def run_raw(url: str, clients: int, moves: int) -> float:
         t.start()
     for t in threads:
         t.join()
-    return per_client * clients / (time.perf_counter() - started)
+    elapsed = time.perf_counter() - started
+    failed = sum(errors)
+    return (per_client * clients - failed) / elapsed, failed
 
 
 def state_rebuild_ms(url: str, samples: int = 200) -> dict[str, float]:
@@ -244,31 +348,35 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", metavar="PATH", help="write the runs there: a list of one object per client count")
     args = parser.parse_args()
     url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
     results = []
-    rebuild: dict[str, float] = {}
     for clients in args.clients:
         recreate_database(url)
         server = start_server(url, args.workers)
         try:
-            result = run_http(clients, args.seconds)
+            result = run_http(clients, args.seconds, server.pid)
         finally:
             server.terminate()
             server.wait(timeout=30)
+        sizes = result.pop("events_per_move")
         if clients == args.clients[-1]:
-            rebuild = state_rebuild_ms(url)  # before the raw run adds its rows
-        raw = run_raw(url, clients, max(200, result["moves"]))
+            result.update(state_rebuild_ms(url))  # before the raw run adds its rows
+        raw, raw_errors = run_raw(url, clients, max(200, result["moves"]), sizes)
         result["raw_psycopg_moves_per_second"] = round(raw, 1)
+        result["raw_errors"] = raw_errors
+        result["errors"] += raw_errors
         result["http_to_raw_ratio"] = round(result["moves_per_second"] / raw, 3) if raw else 0
+        result["mean_events_per_move"] = round(sum(sizes) / len(sizes), 2) if sizes else 0
         results.append(result)
-        if not args.json:
-            print("  ".join(f"{k}={v}" for k, v in result.items()), flush=True)
+        print("  ".join(f"{k}={v}" for k, v in result.items()), flush=True)
     if args.json:
-        print(json.dumps({"runs": results, **rebuild}))
-    else:
-        print("  ".join(f"{k}={v}" for k, v in rebuild.items()))
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
+    errors = sum(r["errors"] for r in results)
+    if errors:
+        print(f"FAILED: {errors} errors (see above and stderr); these figures are not a clean run", flush=True)
+        return 1
     return 0
 
 
