@@ -36,6 +36,15 @@ class ASGIHandler(asgi.ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the chain runs in the worker thread, sync end to end
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Without Django's `ThreadSensitiveContext` around each request: under it, the request's one sync call got
+        a new thread, started and joined every time, with the event loop standing still meanwhile (a fifth of a
+        move's samples at 32 clients, bench/profile_moves.py). The call runs in a thread of the loop's pool
+        instead: threads reused, each with its own database connection from the pool."""
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}")
+        await self.handle(scope, receive, send)
+
     async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         path = scope.get("raw_path") or scope["path"]
         refused = limits.refusal(len(path) + len(scope.get("query_string", b"")), _header(scope, b"content-length"))
@@ -50,12 +59,12 @@ class ASGIHandler(asgi.ASGIHandler):
             await self.send_response(limits.too_large(), send)
             return
         try:
-            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            response = await sync_to_async(self._respond, thread_sensitive=False)(scope, body_file)
             try:
                 await self.send_response(response, send)
             finally:
                 if response.streaming:
-                    await sync_to_async(response.close, thread_sensitive=True)()
+                    await sync_to_async(response.close, thread_sensitive=False)()
         finally:
             body_file.close()
 
