@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -74,9 +75,16 @@ def banks(game: Game) -> dict[int, int]:
     return {seat: int(bank.total_seconds()) for seat, bank in enumerate(left)}
 
 
-def _rows(game: Game) -> list[timebank.Row]:
-    rows = Event.objects.filter(game_id=game.pk, seq__lte=game.seq).order_by("seq")
-    return [timebank.Row(*values) for values in rows.values_list("seq", "seat", "type", "created_at")]
+def _rows(game: Game) -> tuple[timebank.Row, ...]:
+    return _rows_upto(game.pk, game.seq)
+
+
+@lru_cache(maxsize=256)
+def _rows_upto(game_id: Any, seq: int) -> tuple[timebank.Row, ...]:
+    """The log's times up to `seq`. Kept per (game, seq): events are never changed, so neither is this; a daily
+    game's /state, its socket pushes and the sweep ask it of the same seq several times."""
+    rows = Event.objects.filter(game_id=game_id, seq__lte=seq).order_by("seq")
+    return tuple(timebank.Row(*values) for values in rows.values_list("seq", "seat", "type", "created_at"))
 
 
 def _pauses(game: Game) -> dict[int, list[timebank.Interval]]:

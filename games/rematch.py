@@ -24,7 +24,11 @@ def offer_json(offer: RematchOffer | None) -> dict[str, Any] | None:
 
 
 def offer_of(game: Game) -> RematchOffer | None:
-    return RematchOffer.objects.filter(finished=game).select_related("by").prefetch_related("accepted_by").first()
+    """The game's offer (read with the game when the query selected it: selectors.games_list, game_get)."""
+    try:
+        return game.rematch_offer  # type: ignore[no-any-return]
+    except RematchOffer.DoesNotExist:
+        return None
 
 
 def rematch(game_id: Any, user: Any) -> RematchOffer:
@@ -49,7 +53,7 @@ def rematch(game_id: Any, user: Any) -> RematchOffer:
             if accepted >= people.keys():
                 offer.game = _start(game)
                 offer.save(update_fields=["game"])
-    return offer_of(game)  # type: ignore[return-value]
+    return RematchOffer.objects.select_related("by").prefetch_related("accepted_by").get(finished=game)
 
 
 def _start(game: Game) -> Game:

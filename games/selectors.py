@@ -61,8 +61,15 @@ def _summary(game: Game) -> dict[str, Any]:
     }
 
 
+def _with_summary_parts(games: QuerySet[Game]) -> QuerySet[Game]:
+    """What a summary reads, in the query: the creator, the seats' people, a finished game's rematch offer."""
+    return games.select_related("created_by", "rematch_offer__by").prefetch_related(
+        "seats__user", "rematch_offer__accepted_by"
+    )
+
+
 def games_list(user: Any, status: str | None, mine: bool) -> QuerySet[Game]:
-    games = Game.objects.select_related("created_by").prefetch_related("seats__user")
+    games = _with_summary_parts(Game.objects.all())
     if status:
         games = games.filter(status=status)
     if mine:
@@ -90,7 +97,7 @@ def game_row(game_id: Any) -> Game:
 
 def game_get(game_id: Any) -> Game:
     try:
-        return Game.objects.select_related("created_by").prefetch_related("seats__user").get(pk=game_id)
+        return _with_summary_parts(Game.objects.all()).get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError, DjangoValidationError) as error:
         raise ServiceError("not_found", "no such game", status=404) from error
 
@@ -193,11 +200,9 @@ def my_games(user: Any) -> dict[str, Any]:
     """The person's open and active games (and those just over): the ones that wait for their move first, then
     the closest deadline; each with its clock and how many events came since they last looked."""
     recent = timezone.now() - timedelta(days=MY_FINISHED_DAYS)
-    games = (
+    games = _with_summary_parts(
         Game.objects.filter(seats__user=user)
         .filter(Q(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]) | Q(finished_at__gte=recent))
-        .select_related("created_by")
-        .prefetch_related("seats__user")
         .distinct()
     )
     results = []
