@@ -12,14 +12,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.clocks import day
 from games.errors import ServiceError
 from games.models import Vacation
 
 YEAR = timedelta(days=365)
-
-
-def _day() -> timedelta:
-    return timedelta(seconds=settings.TTR_DAY_SECONDS)
 
 
 def status(user: Any) -> dict[str, Any]:
@@ -32,7 +29,7 @@ def days_left(user: Any) -> int:
     since = timezone.now() - YEAR
     spans = Vacation.objects.filter(user=user, ends_at__gt=since).values_list("starts_at", "ends_at")
     booked = sum((end - start for start, end in spans), timedelta(0))
-    return max(0, settings.TTR_VACATION_DAYS - round(booked / _day()))
+    return max(0, settings.TTR_VACATION_DAYS - round(booked / day()))
 
 
 def take(user: Any, days: int) -> dict[str, Any]:
@@ -47,10 +44,10 @@ def take(user: Any, days: int) -> dict[str, Any]:
         now = timezone.now()
         current = Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).order_by("-ends_at").first()
         if current is not None:
-            current.ends_at += days * _day()
+            current.ends_at += days * day()
             current.save(update_fields=["ends_at"])
         else:
-            Vacation.objects.create(user=user, starts_at=now, ends_at=now + days * _day())
+            Vacation.objects.create(user=user, starts_at=now, ends_at=now + days * day())
     return status(user)
 
 

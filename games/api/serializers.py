@@ -17,6 +17,13 @@ from games.api.moves_schema import MOVE_SCHEMA
 from games.models import BOT_LEVELS, MAP_CHOICES, SPEED_CHOICES
 
 MAX_DAYS_PER_MOVE, MAX_BANK_DAYS = 14, 30
+
+
+def valid_body(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """The request body as `serializer_class` validates it, or the 400 `invalid` naming the field at fault."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 DEFAULT_DAYS_PER_MOVE, DEFAULT_BANK_DAYS = 1, 3
 
 MAX_SEATS = 5

@@ -7,7 +7,6 @@ the schemathesis run in the tests holds the server to it.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -28,12 +27,6 @@ from games.verify import verify_game
 
 READ_ERRORS = error_responses(401, 404)
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
-
-
-def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class GamesPagination(PageNumberPagination):
@@ -61,7 +54,7 @@ class GamesView(APIView):
         responses={201: r.GameSummarySerializer, **error_responses(400, 401, 403, 413, 415)},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.GameCreateSerializer, request.data)
+        data = s.valid_body(s.GameCreateSerializer, request.data)
         clock = services.TimeControl(data["speed"], data["turn_seconds"], data["days_per_move"], data["bank_days"])
         game = services.game_create(
             request.user, data["map"], data["players"], data["ranked"], data["turn_seconds"], data["fallback_bot"],
@@ -82,7 +75,7 @@ class JoinView(APIView):
     @extend_schema(request=s.JoinSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        data = _valid(s.JoinSerializer, request.data)
+        data = s.valid_body(s.JoinSerializer, request.data)
         services.game_join(game.pk, request.user, data.get("seat"), data.get("invite"))
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
@@ -93,7 +86,7 @@ class BotsView(APIView):
     @extend_schema(request=s.BotSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        data = _valid(s.BotSerializer, request.data)
+        data = s.valid_body(s.BotSerializer, request.data)
         services.game_add_bot(game.pk, request.user, data["level"], data.get("seat"))
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
@@ -104,7 +97,7 @@ class StartView(APIView):
     @extend_schema(request=s.StartSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        data = _valid(s.StartSerializer, request.data)
+        data = s.valid_body(s.StartSerializer, request.data)
         services.game_start(game.pk, request.user, data.get("fill_with_bots"))
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
@@ -157,7 +150,7 @@ class MovesView(APIView):
     @extend_schema(request=s.MoveRequestSerializer, responses={201: r.EventsSerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_row(game_id)
-        data = _valid(s.MoveRequestSerializer, request.data)
+        data = s.valid_body(s.MoveRequestSerializer, request.data)
         move = move_from_dict(data["move"])
         played = services.game_play(game, request.user, data["expected_seq"], move)
         # The appended rows, projected like /events (docs/API.md's event shape: seq, type, at, seat, data).

@@ -19,6 +19,7 @@ from games.api import responses as r
 from games.api.errors import error_responses
 from games.api.fields import StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
+from games.api.serializers import valid_body
 from games.models import NOTIFICATION_KINDS
 
 ADDRESS_MAX = 254
@@ -117,12 +118,6 @@ class UnsubscribedSerializer(serializers.Serializer):
     notify = serializers.BooleanField(help_text="always false: this kind is no longer mailed")
 
 
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 class MeView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -141,7 +136,7 @@ class MeView(APIView):
         f"{links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it.",
     )
     def patch(self, request: Request) -> Response:
-        account_settings.account_update(request.user, _valid(MeUpdateSerializer, request.data))
+        account_settings.account_update(request.user, valid_body(MeUpdateSerializer, request.data))
         return Response(_me(request.user))
 
 
@@ -163,7 +158,7 @@ class EmailConfirmView(_LinkView):
         description="Confirm an address with the token of the link mailed to it (no login needed).",
     )
     def post(self, request: Request) -> Response:
-        return Response({"email": account_settings.email_confirm(_valid(LinkTokenSerializer, request.data)["token"])})
+        return Response({"email": account_settings.email_confirm(valid_body(LinkTokenSerializer, request.data)["token"])})
 
 
 class UnsubscribeView(_LinkView):
@@ -173,5 +168,5 @@ class UnsubscribeView(_LinkView):
         description="Stop mailing the kind of notification the token of a mail's link names (no login needed).",
     )
     def post(self, request: Request) -> Response:
-        kind = account_settings.unsubscribe(_valid(LinkTokenSerializer, request.data)["token"])
+        kind = account_settings.unsubscribe(valid_body(LinkTokenSerializer, request.data)["token"])
         return Response({"kind": kind, "notify": False})

@@ -16,7 +16,7 @@ from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.errors import error_responses
-from games.api.views import WRITE_ERRORS, _valid
+from games.api.views import WRITE_ERRORS
 from games.models import Notification
 
 READ_ERRORS = error_responses(401, 403)
@@ -32,7 +32,7 @@ class QueueView(APIView):
         "you accept widens the longer you wait. A worker forms the table; you get a `game_formed` notification.",
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.QueueSerializer, request.data)
+        data = s.valid_body(s.QueueSerializer, request.data)
         entry = matchmaker.join(
             request.user, data["map"], data["players"], data["ranked"], data["speed"], data["bots_after"]
         )
@@ -57,7 +57,7 @@ class InviteView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        data = _valid(s.InviteSerializer, request.data)
+        data = s.valid_body(s.InviteSerializer, request.data)
         invitation = invitations.invite(game.pk, request.user, data["username"])
         return Response(
             {"username": invitation.invitee.username, "token": invitation.token}, status=status.HTTP_201_CREATED
@@ -101,7 +101,7 @@ class VacationView(APIView):
         description="Stop your daily clocks for `days` days (from now, or added to the vacation you are on).",
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.VacationSerializer, request.data)
+        data = s.valid_body(s.VacationSerializer, request.data)
         return Response(vacations.take(request.user, data["days"]), status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -135,6 +135,6 @@ class NotificationsReadView(APIView):
         responses={204: None, **error_responses(400, 401, 403, 413, 415)},
     )
     def post(self, request: Request) -> Response:
-        data = _valid(s.ReadSerializer, request.data)
+        data = s.valid_body(s.ReadSerializer, request.data)
         inbox.mark_read(request.user.pk, None if data.get("all") else data["ids"])
         return Response(status=status.HTTP_204_NO_CONTENT)
