@@ -113,7 +113,7 @@ def bulk(h: Harness, count: int) -> dict[str, Any]:
     formed = time.perf_counter()
     form_cpu = time.process_time() - cpu
     games_started = time.perf_counter()
-    games = matchmaker.run(now)
+    games = matchmaker.run(now=now)
     done = time.perf_counter()
     time.sleep(2)  # the notices sent after the commits go out before the stack (and its Redis) stops
     matched = QueueEntry.objects.filter(status="matched").count()

@@ -28,7 +28,7 @@ from ttr_server import health, metrics
 
 
 @shared_task(name=notify.PLAY_BOT_TURNS, ignore_result=True, acks_late=True, bind=True)
-def play_bot_turns(self: Task, game_id: str, seq: int) -> int:
+def play_bot_turns(self: Task[[str, int], int], game_id: str, seq: int) -> int:
     searches = _on_search_queue(self)
     turns = bot_turns.play_turns(
         game_id, seq, choose,
@@ -40,7 +40,7 @@ def play_bot_turns(self: Task, game_id: str, seq: int) -> int:
     return turns.played
 
 
-def _on_search_queue(task: Task) -> bool:
+def _on_search_queue(task: Task[[str, int], int]) -> bool:
     """Whether this delivery came through the search queue (an eager call, in tests, plays every level)."""
     if task.request.is_eager:
         return True

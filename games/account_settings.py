@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import BaseUserManager
+from django.contrib.auth.models import BaseUserManager, User
 from django.db import transaction
 
 from games import notify
@@ -19,7 +19,7 @@ from games.models import NOTIFICATION_KINDS, Account
 LANGUAGES = ["en", "cs", "ro", "pl", "hu", "fi"]
 
 
-def account_settings(user: Any) -> dict[str, Any]:
+def account_settings(user: User) -> dict[str, Any]:
     """The person's own settings, as GET /api/me shows them."""
     account = Account.objects.filter(user=user).first() or Account(user=user)
     return {
@@ -31,7 +31,7 @@ def account_settings(user: Any) -> dict[str, Any]:
     }
 
 
-def account_update(user: Any, changes: dict[str, Any]) -> dict[str, Any]:
+def account_update(user: User, changes: dict[str, Any]) -> dict[str, Any]:
     """Apply PATCH /api/me's `changes` (validated): `email` ("" removes it; a new address waits, pending, for
     its confirmation link, mailed after the commit), `notify` {kind: bool}, `language` (None: Accept-Language)."""
     with transaction.atomic():
@@ -64,7 +64,7 @@ def _email_change(account: Account, address: str) -> str | None:
 def email_confirm(token: str) -> str:
     """Confirm the address the token names for its user; that address. `invalid_token` if the token is bad,
     expired, or its address is neither the one pending nor the one confirmed (a stale link does nothing)."""
-    payload = loaded(token, CONFIRM_SALT, timedelta(days=CONFIRM_DAYS))
+    payload = loaded(token, salt=CONFIRM_SALT, max_age=timedelta(days=CONFIRM_DAYS))
     user_id, address = payload.get("u"), payload.get("e")
     if not isinstance(user_id, int) or not isinstance(address, str) or not address:
         raise bad_token()
@@ -80,7 +80,7 @@ def email_confirm(token: str) -> str:
 
 def unsubscribe(token: str) -> str:
     """Switch off the kind of mail the token names for its user; that kind."""
-    payload = loaded(token, UNSUBSCRIBE_SALT, None)
+    payload = loaded(token, salt=UNSUBSCRIBE_SALT, max_age=None)
     user_id, kind = payload.get("u"), payload.get("k")
     if not isinstance(user_id, int) or kind not in NOTIFICATION_KINDS:
         raise bad_token()

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import User
+from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -41,7 +43,7 @@ def username_problem(username: str) -> str | None:
     return None if _USERNAME.fullmatch(username) else USERNAME_RULE
 
 
-def user_named(username: str) -> Any:
+def user_named(username: str) -> User | None:
     """The account this name means (NFKC, any case), or None."""
     return get_user_model().objects.filter(username__iexact=normalised(username)).first()
 
@@ -49,7 +51,9 @@ def user_named(username: str) -> Any:
 class UsernameBackend(ModelBackend):
     """Password login by the username in any case or Unicode compatibility form."""
 
-    def authenticate(self, request: Any, username: str | None = None, password: str | None = None, **kwargs: Any) -> Any:
+    def authenticate(
+        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+    ) -> User | None:
         if username is None or password is None:
             return None
         user = user_named(username)
@@ -64,10 +68,11 @@ def token_lifetime() -> timedelta:
 
 
 def token_expired(token: Token) -> bool:
-    return token.created + token_lifetime() <= timezone.now()
+    created: datetime = token.created  # the stubs declare Token's fields without their types
+    return created + token_lifetime() <= timezone.now()
 
 
-def token_for(user: Any) -> Token:
+def token_for(user: User) -> Token:
     """The user's valid token, or a new one in place of an expired or revoked one."""
     token, created = Token.objects.get_or_create(user=user)
     if not created and token_expired(token):
@@ -76,6 +81,7 @@ def token_for(user: Any) -> Token:
     return token
 
 
-def token_revoke(token: Any) -> None:
+def token_revoke(token: object) -> None:
+    """Revoke the request's token (DRF's `request.auth`: a Token, or None for a session)."""
     if isinstance(token, Token):
         Token.objects.filter(pk=token.pk).delete()

@@ -10,12 +10,12 @@ from games import clocks, inbox, states
 from games.models import Game, map_name
 
 
-def warn(game: Game, now: datetime) -> datetime | None:
+def warn(game: Game, *, now: datetime) -> datetime | None:
     """Tell each person whose daily decision in `game` has passed its warning (and not its deadline); the next
     moment something will be due (a warning or a deadline), or None when nothing is."""
     state = states.state_at(game.pk, game.seq)
     users = {seat.number: seat.user_id for seat in game.seat_list if seat.user_id and not seat.played_by_bot}
-    warnings = clocks.deadlines(game, state, clocks.WARN_SHARE)
+    warnings = clocks.deadlines(game, state, share=clocks.WARN_SHARE)
     ends = clocks.deadlines(game, state)
     opened = clocks.decision_seq(game, state)
     upcoming = []

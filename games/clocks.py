@@ -12,10 +12,10 @@ finished ones (indexed by status), so it costs the same however many games are o
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -25,7 +25,7 @@ from django.utils.dateparse import parse_datetime
 from games import timebank
 from games.engine import State
 from games.engine.state import SETUP_TICKETS
-from games.models import Event, Game, Seat, Vacation
+from games.models import Event, Game, GameId, Seat, Vacation
 
 
 def decision_seq(game: Game, state: State) -> int:
@@ -41,7 +41,7 @@ def has_clock(game: Game) -> bool:
     return game.speed == "daily" or bool(game.turn_seconds)
 
 
-def deadlines(game: Game, state: State, share: float = 1.0) -> dict[int, datetime]:
+def deadlines(game: Game, state: State, *, share: float = 1.0) -> dict[int, datetime]:
     """When each deciding seat's decision times out (`share` < 1: when that share of its time is spent); empty
     for a game without a clock or without a decision."""
     deciders = state.deciders()
@@ -80,7 +80,7 @@ def _rows(game: Game) -> tuple[timebank.Row, ...]:
 
 
 @lru_cache(maxsize=256)
-def _rows_upto(game_id: Any, seq: int) -> tuple[timebank.Row, ...]:
+def _rows_upto(game_id: GameId, seq: int) -> tuple[timebank.Row, ...]:
     """The log's times up to `seq`. Kept per (game, seq): events are never changed, so neither is this; a daily
     game's /state, its socket pushes and the sweep ask it of the same seq several times."""
     rows = Event.objects.filter(game_id=game_id, seq__lte=seq).order_by("seq")
@@ -98,7 +98,7 @@ def _pauses(game: Game) -> dict[int, list[timebank.Interval]]:
 
 @dataclass(frozen=True)
 class ActiveGame:
-    id: Any
+    id: uuid.UUID
     seq: int
     turn_seconds: int | None
     days_per_move: int | None  # a daily game's (None: a live game)
@@ -127,7 +127,7 @@ def active_games() -> list[ActiveGame]:
 WARN_SHARE = 0.8  # a person is told their clock is running out when this share of a daily decision's time is spent
 
 
-def may_be_overdue(game: ActiveGame, now: datetime) -> bool:
+def may_be_overdue(game: ActiveGame, *, now: datetime) -> bool:
     """Whether a decision of `game` can be past its deadline, or (daily) past the warning: every decision opens
     at event 1 or later, and has at least its move's time."""
     if game.days_per_move:
@@ -135,18 +135,19 @@ def may_be_overdue(game: ActiveGame, now: datetime) -> bool:
     return game.turn_seconds is not None and game.first_at + timedelta(seconds=game.turn_seconds) <= now
 
 
-def unscored_games(ended_before: datetime) -> list[Any]:
+def unscored_games(ended_before: datetime) -> list[uuid.UUID]:
     """Ids of games that ended before `ended_before` and whose score nobody has found in the log yet."""
     with connection.cursor() as cursor:
         cursor.execute(_UNSCORED, [Game.Status.FINISHED, connection.ops.adapt_datetimefield_value(ended_before)])
         return [_uuid(row[0]) for row in cursor.fetchall()]
 
 
-def _uuid(value: Any) -> Any:
-    return Game._meta.pk.to_python(value)  # type: ignore[union-attr]
+def _uuid(value: uuid.UUID | str) -> uuid.UUID:
+    """A game id as the raw cursor gives it (SQLite: 32 hex digits) as a UUID."""
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(value)
 
 
-def _aware(value: Any) -> datetime:
+def _aware(value: datetime | str) -> datetime:
     """A timestamp as the raw cursor gives it (SQLite: a naive UTC string) as an aware datetime."""
     moment = parse_datetime(value) if isinstance(value, str) else value
     assert moment is not None

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class ServiceError(Exception):
     """A refused request: `code` and `status` are the API's (docs/API.md)."""
 
     status = 400
 
-    def __init__(self, code: str, detail: str, status: int | None = None, **extra: Any) -> None:
+    def __init__(self, code: str, detail: str, *, status: int | None = None, **extra: str | None) -> None:
         super().__init__(detail)
         self.code, self.detail, self.extra = code, detail, extra
         if status is not None:

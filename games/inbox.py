@@ -14,12 +14,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import notify
-from games.models import NOTIFICATION_KINDS, Notification
+from games.models import NOTIFICATION_KINDS, GameId, Notification
 
 TEXT_LENGTH = 300
 
 
-def user_group(user_id: Any) -> str:
+def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
@@ -28,7 +28,9 @@ def user_group(user_id: Any) -> str:
 SUPERSEDED = frozenset({"your_turn", "clock_running_out"})
 
 
-def send(user_id: Any, kind: str, key: str, text: str, game_id: Any = None, **data: Any) -> Notification | None:
+def send(
+    user_id: int, kind: str, key: str, text: str, game_id: GameId | None = None, **data: str | int | float
+) -> Notification | None:
     """Put a notification in the inbox of `user_id` (in the caller's transaction); None when `key` was sent."""
     assert kind in NOTIFICATION_KINDS, kind
     try:
@@ -53,15 +55,15 @@ def as_json(row: Notification) -> dict[str, Any]:
     }
 
 
-def rows_after(user_id: Any, after: int) -> list[Notification]:
+def rows_after(user_id: int, *, after: int) -> list[Notification]:
     return list(Notification.objects.filter(user_id=user_id, pk__gt=after).order_by("pk")[:100])
 
 
-def newest_id(user_id: Any) -> int:
+def newest_id(user_id: int) -> int:
     return Notification.objects.filter(user_id=user_id).order_by("-pk").values_list("pk", flat=True).first() or 0
 
 
-def mark_read(user_id: Any, ids: list[int] | None) -> int:
+def mark_read(user_id: int, ids: list[int] | None) -> int:
     """Mark the user's notifications `ids` read (all of them when None); how many changed."""
     rows = Notification.objects.filter(user_id=user_id, read=False)
     if ids is not None:

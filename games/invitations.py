@@ -9,14 +9,14 @@ by name: that token is theirs alone, and reaches them as an `invitation` notific
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from games import accounts, inbox
 from games.errors import ServiceError
-from games.models import Game, Invitation, map_name
+from games.models import Game, GameId, Invitation, map_name
 
 
 def new_link(game: Game) -> Invitation:
@@ -31,7 +31,7 @@ def link_token(game: Game) -> str | None:
     return link.token if link else None
 
 
-def invite(game_id: Any, user: Any, username: str) -> Invitation:
+def invite(game_id: GameId, user: User, username: str) -> Invitation:
     """The creator invites the person named `username`: their own token, sent as a notification."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -55,7 +55,7 @@ def invite(game_id: Any, user: Any, username: str) -> Invitation:
     return invitation
 
 
-def redeem(game: Game, user: Any, token: str) -> None:
+def redeem(game: Game, user: User, token: str) -> None:
     """Use `token` to seat `user` in `game` (locked by the caller's transaction); refuses a used or foreign one."""
     invitation = Invitation.objects.select_for_update().filter(game=game, token=token).first()
     if invitation is None:

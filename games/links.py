@@ -5,7 +5,6 @@ names the user and a kind and does not expire (it sits in mails people keep)."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -18,15 +17,15 @@ CONFIRM_SALT = "games.mail.confirm"
 UNSUBSCRIBE_SALT = "games.mail.unsubscribe"
 
 
-def confirmation_token(user_id: int, address: str) -> str:
+def confirmation_token(user_id: int, *, address: str) -> str:
     return signing.dumps({"u": user_id, "e": address}, salt=CONFIRM_SALT)
 
 
-def unsubscribe_token(user_id: int, kind: str) -> str:
+def unsubscribe_token(user_id: int, *, kind: str) -> str:
     return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT)
 
 
-def loaded(token: str, salt: str, max_age: timedelta | None) -> dict[str, Any]:
+def loaded(token: str, *, salt: str, max_age: timedelta | None) -> dict[str, object]:
     try:
         payload = signing.loads(token, salt=salt, max_age=max_age)
     except signing.SignatureExpired as error:

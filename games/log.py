@@ -8,6 +8,7 @@ is over, when the audit log shows it and anyone can check that the outcome was f
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
@@ -76,7 +77,8 @@ def _seat_of(event: EngineEvent) -> int | None:
 def append(
     game: Game, expected_seq: int, events: Sequence[EngineEvent], reasons: Mapping[int, str] | None = None
 ) -> list[Event]:
-    """Append `events` after `expected_seq` (inside the caller's transaction); `StaleSeq` if another won.
+    """Append `events` after `expected_seq`; `StaleSeq` if another won. One statement where `appends_alone()`,
+    else two that need the caller's transaction.
     `reasons`: a bot's reason for its move, by the index in `events` of the move's first event."""
     now = timezone.now()
     prev, rows = game.head_hash, []
@@ -94,36 +96,73 @@ def append(
         )
         prev = digest
     new_seq = expected_seq + len(events)
-    # The conditional UPDATE takes the game row's lock: of two writers at the same seq one waits, then
-    # finds seq moved and updates nothing. The unique (game, seq) constraint is the second guard.
-    # Both statements are plain SQL: this is the server's hottest write, and the ORM's query building cost
-    # more than the database's work.
+    values = [field.get_db_prep_save(getattr(row, field.attname), connection) for row in rows for field in _INSERTED]
+    key = game_key(game.pk)
     with connection.cursor() as cursor:
-        cursor.execute(_MOVE_HEAD, [new_seq, prev, game_key(game.pk), expected_seq])
-        if cursor.rowcount != 1:
-            raise StaleSeq(Game.objects.values_list("seq", flat=True).get(pk=game.pk))
-        values = [field.get_db_prep_save(getattr(row, field.attname), connection) for row in rows for field in _INSERTED]
         try:
-            cursor.execute(_insert_sql(len(rows)), values)
+            if appends_alone():
+                cursor.execute(_append_sql(len(rows)), [new_seq, prev, key, expected_seq, *values])
+                if cursor.rowcount != len(rows):
+                    raise StaleSeq(_seq_now(game))
+            else:
+                cursor.execute(_MOVE_HEAD, [new_seq, prev, key, expected_seq])
+                if cursor.rowcount != 1:
+                    raise StaleSeq(_seq_now(game))
+                cursor.execute(_insert_sql(len(rows)), _with_game(key, values))
         except IntegrityError as error:
-            raise StaleSeq(Game.objects.values_list("seq", flat=True).get(pk=game.pk)) from error
+            raise StaleSeq(_seq_now(game)) from error
     game.seq, game.head_hash = new_seq, prev
     return rows
 
 
+def appends_alone() -> bool:
+    """Whether `append` is one statement here, atomic without a transaction around it (PostgreSQL: the move of the
+    head and the insert of the rows in one statement). SQLite has no UPDATE in a WITH: two statements, which need
+    the caller's transaction."""
+    return connection.vendor == "postgresql"
+
+
+def _seq_now(game: Game) -> int:
+    return Game.objects.values_list("seq", flat=True).get(pk=game.pk)
+
+
+# The conditional UPDATE takes the game row's lock: of two writers at the same seq one waits, then finds seq moved
+# and updates nothing. The unique (game, seq) constraint is the second guard. Plain SQL: this is the server's
+# hottest write, and the ORM's query building cost more than the database's work.
 _MOVE_HEAD = f"UPDATE {Game._meta.db_table} SET seq = %s, head_hash = %s WHERE id = %s AND seq = %s"
 _INSERTED = [
     Event._meta.get_field(name)
-    for name in (
-        "game", "seq", "type", "seat", "data", "commitment", "salt", "created_at", "prev_hash", "hash", "reason"
-    )
+    for name in ("seq", "type", "seat", "data", "commitment", "salt", "created_at", "prev_hash", "hash", "reason")
 ]
+_COLUMNS = ", ".join(["game_id", *(field.column for field in _INSERTED)])
+_ROW = ", ".join(["%s"] * len(_INSERTED))
 
 
+def _with_game(key: Any, values: list[Any]) -> list[Any]:
+    per_row = len(_INSERTED)
+    return [value for at in range(0, len(values), per_row) for value in (key, *values[at:at + per_row])]
+
+
+@functools.cache
 def _insert_sql(count: int) -> str:
-    one = "(" + ", ".join(["%s"] * len(_INSERTED)) + ")"
-    columns = ", ".join(field.column for field in _INSERTED)
-    return f"INSERT INTO {Event._meta.db_table} ({columns}) VALUES " + ", ".join([one] * count)
+    return f"INSERT INTO {Event._meta.db_table} ({_COLUMNS}) VALUES " + ", ".join([f"(%s, {_ROW})"] * count)
+
+
+def _cast_type(field: Any) -> str:
+    # text, not varchar(n): a cast to varchar(n) cuts a longer string short, where the insert must refuse it
+    return "text" if field.get_internal_type() == "CharField" else field.cast_db_type(connection)
+
+
+@functools.cache
+def _append_sql(count: int) -> str:
+    """One statement: the head moves only from `expected_seq`, and the rows are inserted once for each head moved
+    (the rows' values joined to the UPDATE's RETURNING), so a stale append moves nothing and inserts nothing."""
+    typed = ", ".join(f"CAST(%s AS {_cast_type(field)})" for field in _INSERTED)
+    names = ", ".join(field.column for field in _INSERTED)
+    return (
+        f"WITH head AS ({_MOVE_HEAD} RETURNING id) INSERT INTO {Event._meta.db_table} ({_COLUMNS}) "
+        f"SELECT head.id, rows.* FROM head, (VALUES " + ", ".join([f"({typed})"] * count) + f") AS rows ({names})"
+    )
 
 
 def rows_between(game_id: Any, after: int, upto: int | None = None) -> Iterable[Event]:

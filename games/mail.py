@@ -17,12 +17,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import smtplib
+import uuid
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -43,13 +45,13 @@ ROWS_PER_PERSON = 200
 # Mailing
 
 
-def send_confirmation(user_id: int, address: str) -> bool:
+def send_confirmation(user_id: int, *, address: str) -> bool:
     """Mail the link that confirms `address` for the user, unless it is no longer the address pending; whether it
     went. An SMTP error is raised (the task retries)."""
     account = Account.objects.select_related("user").filter(user_id=user_id).first()
     if account is None or account.email_pending != address:
         return False
-    link = links.link("/confirm-email", token=links.confirmation_token(user_id, address))
+    link = links.link("/confirm-email", token=links.confirmation_token(user_id, address=address))
     body = (
         f"Hello {account.user.get_username()},\n\nto receive Ticket to Ride's notifications at this address, "
         f"open this link within {links.CONFIRM_DAYS} days:\n\n{link}\n\nIf you did not ask for this, ignore this mail: "
@@ -71,7 +73,7 @@ class _Outbox:
     """One connection for a batch, opened at its first mail; counts what went."""
 
     def __init__(self) -> None:
-        self.connection: Any = None
+        self.connection: BaseEmailBackend | None = None
         self.sent = 0
         self.down = False
 
@@ -80,8 +82,9 @@ class _Outbox:
         skipped, so one bad address never holds up the queue). Raises MailDown when no mail can go now."""
         try:
             if self.connection is None:
-                self.connection = get_connection(fail_silently=False)
-                self.connection.open()
+                connection: BaseEmailBackend = get_connection(fail_silently=False)  # the stubs say Any
+                connection.open()
+                self.connection = connection
             self.connection.send_messages([message])
         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError, ValueError) as error:
             if getattr(error, "smtp_code", 550) >= 500:
@@ -103,7 +106,7 @@ class _Outbox:
                 self.connection.close()
 
 
-def send_pending(now: datetime | None = None) -> int:
+def send_pending(*, now: datetime | None = None) -> int:
     """Mail the pending notifications (one batch, see the module's docstring); how many mails went."""
     now = now or timezone.now()
     outbox = _Outbox()
@@ -143,7 +146,7 @@ def _mail_person(user_id: int, now: datetime, outbox: _Outbox) -> None:
                 continue  # they go together after the gap
             assert account is not None
             try:
-                went = outbox.send(_notification_mail(account, group, maps.get(game_id)))
+                went = outbox.send(_notification_mail(account, group, maps.get(game_id) if game_id else None))
             except MailDown:
                 logger.warning("could not mail user %s", user_id, exc_info=True)
                 return  # what was sent is marked: the transaction commits
@@ -156,14 +159,14 @@ def _wanted(account: Account, row: Notification) -> bool:
     return bool(account.email) and account.notify.get(row.kind) is not False and not row.read
 
 
-def _by_game(rows: Iterable[Notification]) -> dict[Any, list[Notification]]:
-    groups: dict[Any, list[Notification]] = {}
+def _by_game(rows: Iterable[Notification]) -> dict[uuid.UUID | None, list[Notification]]:
+    groups: dict[uuid.UUID | None, list[Notification]] = {}
     for row in rows:
         groups.setdefault(row.game_id, []).append(row)
     return groups
 
 
-def _mailed_within_gap(user_id: int, game_id: Any, now: datetime) -> bool:
+def _mailed_within_gap(user_id: int, game_id: uuid.UUID, now: datetime) -> bool:
     since = now - timedelta(seconds=settings.TTR_MAIL_GAP_SECONDS)
     mailed = Notification.objects.filter(user_id=user_id, game_id=game_id, mail=SENT, mailed_at__gt=since)
     return bool(mailed.exists())
@@ -179,7 +182,9 @@ def _notification_mail(account: Account, rows: list[Notification], map_name: str
     game_id = rows[0].game_id
     where = f" in your {map_label(map_name) if map_name else 'Ticket to Ride'} game" if game_id else ""
     subject = _one_line(rows[0].text) if len(rows) == 1 else f"{len(rows)} notifications{where}"
-    stops = {kind: links.link("/unsubscribe", token=links.unsubscribe_token(account.user_id, kind)) for kind in _kinds(rows)}
+    stops = {
+        kind: links.link("/unsubscribe", token=links.unsubscribe_token(account.user_id, kind=kind)) for kind in _kinds(rows)
+    }
     opening = f"Open the game: {links.link(f'/games/{game_id}')}" if game_id else f"Open Ticket to Ride: {links.link('/')}"
     lines = [f"- {_one_line(row.text)}" for row in rows]
     lines += ["", opening]

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -30,7 +31,7 @@ LIVE_TURN_SECONDS = 90  # the clock of a live game the queue forms
 DAILY = services.TimeControl("daily", None, 1, 3)
 
 
-def join(user: Any, map_name: str, counts: list[int], ranked: bool, speed: str, bots_after: int | None) -> QueueEntry:
+def join(user: User, map_name: str, counts: list[int], ranked: bool, speed: str, bots_after: int | None) -> QueueEntry:
     with transaction.atomic():
         current = QueueEntry.objects.select_for_update().filter(user=user).first()
         if current is not None and current.status == QueueEntry.Status.WAITING:
@@ -46,7 +47,7 @@ def join(user: Any, map_name: str, counts: list[int], ranked: bool, speed: str, 
     return entry
 
 
-def entry_of(user: Any) -> QueueEntry:
+def entry_of(user: User | AnonymousUser) -> QueueEntry:
     entry = QueueEntry.objects.filter(user=user).first() if user.is_authenticated else None
     if entry is None:
         raise ServiceError("not_queued", "you are not in the queue", status=404)
@@ -71,7 +72,7 @@ def status(entry: QueueEntry) -> dict[str, Any]:
     return answer
 
 
-def leave(user: Any) -> None:
+def leave(user: User) -> None:
     with transaction.atomic():
         entry = QueueEntry.objects.select_for_update().filter(user=user).first()  # waits for a run that holds it
         if entry is None:
@@ -84,7 +85,7 @@ def leave(user: Any) -> None:
         entry.delete()
 
 
-def run(now: datetime | None = None) -> list[Game]:
+def run(*, now: datetime | None = None) -> list[Game]:
     """Form every table the queue allows now; the games started."""
     now = now or timezone.now()
     waiting = [_waiting(row) for row in QueueEntry.objects.filter(status=QueueEntry.Status.WAITING)]
@@ -111,7 +112,7 @@ def _waiting(row: QueueEntry) -> matching.Waiting:
 
 def _seat(table: matching.Table, members: list[QueueEntry], now: datetime) -> Game:
     first = members[0]
-    seats: list[Any] = [member.user for member in members] + [settings.TTR_QUEUE_BOT] * table.bots
+    seats: list[User | str] = [member.user for member in members] + [settings.TTR_QUEUE_BOT] * table.bots
     random.SystemRandom().shuffle(seats)
     clock = DAILY if first.speed == "daily" else services.TimeControl("live", LIVE_TURN_SECONDS)
     game = services.game_form(seats, map_name=first.map, ranked=first.ranked, clock=clock)

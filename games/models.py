@@ -10,13 +10,15 @@ optimisation only: deleting them all changes nothing but speed.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import models
 from django.utils.functional import cached_property
 
 MAP_CHOICES = [("europe", "Europe"), ("usa", "USA")]
+# A game's key as the code passes it around: the UUID, or its text (from a URL, a task's arguments, a socket's path).
+GameId = uuid.UUID | str
 
 
 def map_name(map_id: str) -> str:
@@ -146,7 +148,7 @@ class Event(models.Model):
             raise AppendOnlyError("events are append-only: an event row is never updated")
         super().save(*args, **kwargs)
 
-    def delete(self, *args: Any, **kwargs: Any) -> Any:
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError("events are append-only: an event row is never deleted")
 
 

@@ -16,11 +16,15 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from celery import current_app
-from channels.layers import DEFAULT_CHANNEL_LAYER, InMemoryChannelLayer, channel_layers, get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
 from django.conf import settings
+
+if TYPE_CHECKING:
+    from games.models import GameId
 
 logger = logging.getLogger(__name__)
 
@@ -33,11 +37,11 @@ SCORE_GAME = "games.tasks.score_game"
 local_post: Callable[[str, dict[str, Any]], None] | None = None
 
 
-def group_name(game_id: Any) -> str:
+def group_name(game_id: GameId) -> str:
     return f"game.{game_id}"
 
 
-def game_moved(game_id: Any, seq: int) -> None:
+def game_moved(game_id: GameId, seq: int) -> None:
     """Tell the game's group that it is at `seq` now (returns at once; called after the commit)."""
     post(group_name(game_id), {"type": "game.moved", "game": str(game_id), "seq": seq})
 
@@ -85,20 +89,24 @@ def _sender() -> _Sender:
         return _the_sender
 
 
-def send(task: str, *args: Any, queue: str | None = None) -> None:
+def send(task: str, *args: str | int, queue: str | None = None) -> None:
     """Queue the task `task` by name (run inline when the app is eager and knows the task, as in tests), on
     `queue` when given, else the default queue."""
     try:
-        current_app.signature(task, args=args).apply_async(**({"queue": queue} if queue else {}))
+        signature = current_app.signature(task, args=args)
+        if queue:
+            signature.apply_async(queue=queue)
+        else:
+            signature.apply_async()
     except Exception:  # the sweep (bots.tasks.sweep) finds and re-queues what a lost message left undone
         logger.exception("could not queue %s%r", task, args)
 
 
-def bots_may_play(game_id: Any, seq: int, level: str | None = None) -> None:
+def bots_may_play(game_id: GameId, seq: int, level: str | None = None) -> None:
     """A bot decides next at `seq`: queue its turns (the task does nothing if the game has moved on). A strong
     bot's turns go to the search queue (settings.TTR_STRONG_QUEUE), so a search never delays other games."""
     send(PLAY_BOT_TURNS, str(game_id), seq, queue=settings.TTR_STRONG_QUEUE if level == "strong" else None)
 
 
-def game_ended(game_id: Any) -> None:
+def game_ended(game_id: GameId) -> None:
     send(SCORE_GAME, str(game_id))

@@ -22,13 +22,20 @@ import logging
 import threading
 import time
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 
 from ttr_server import unavailable
+
+if TYPE_CHECKING:
+    import redis
+    import redis.asyncio
+
+    from games.models import GameId
 
 TTL_SECONDS = 60
 RENEW_SECONDS = 20
@@ -43,7 +50,7 @@ class Change:
     changed: bool  # whether the set of seats present is not what it was before
 
 
-def _key(game_id: Any) -> str:
+def _key(game_id: GameId) -> str:
     return f"ttr:presence:{game_id}"
 
 
@@ -51,7 +58,7 @@ def _member(seat: int, connection: str) -> str:
     return f"{seat}:{connection}"
 
 
-def _seats(members: list[Any]) -> list[int]:
+def _seats(members: Iterable[str | bytes]) -> list[int]:
     return sorted({int((m.decode() if isinstance(m, bytes) else m).split(":", 1)[0]) for m in members})
 
 
@@ -84,17 +91,17 @@ return {after, version, changed}
 
 
 @cache
-def _redis() -> Any:
+def _redis() -> redis.Redis:
     import redis
 
     timeout = REDIS_TIMEOUT_SECONDS
     return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=timeout, socket_connect_timeout=timeout)
 
 
-_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis] = weakref.WeakKeyDictionary()
 
 
-def _async_redis() -> Any:
+def _async_redis() -> redis.asyncio.Redis:
     """This event loop's client (an asyncio client's connections belong to the loop that opened them)."""
     import redis.asyncio
 
@@ -108,8 +115,9 @@ def _async_redis() -> Any:
     return _async_clients[loop]
 
 
-def _change(answer: list[Any]) -> Change:
-    text = answer[0].decode() if isinstance(answer[0], bytes) else answer[0]
+def _change(answer: list[bytes | str | int]) -> Change:
+    """The script's answer: the seats present (b"0,2"), the version, whether the set changed."""
+    text = answer[0].decode() if isinstance(answer[0], bytes) else str(answer[0])
     return Change([int(s) for s in text.split(",") if s], int(answer[1]), bool(answer[2]))
 
 
@@ -146,43 +154,45 @@ class _Local:
 _local = _Local()
 
 
-async def _apply(game_id: Any, op: str, seat: int, connection: str) -> Change:
+async def _apply(game_id: GameId, op: str, seat: int, connection: str) -> Change:
     now = time.time()
     member = _member(seat, connection)
     if not settings.REDIS_URL:
         return _local.apply(str(game_id), op, member, now)
     client = _async_redis()
     keys = [_key(game_id), _key(game_id) + ":version"]
+    arguments = (now, op, member, now + TTL_SECONDS, TTL_SECONDS * 2)
     try:
-        answer = await client.eval(_SCRIPT, 2, *keys, now, op, member, now + TTL_SECONDS, TTL_SECONDS * 2)
+        answer: list[bytes | str | int] = await client.eval(_SCRIPT, 2, *keys, *arguments)
     except unavailable.redis_errors() as error:
         _skipped(error)
         return Change([], 0, changed=False)
     return _change(answer)
 
 
-async def arrive(game_id: Any, seat: int, connection: str) -> Change:
+async def arrive(game_id: GameId, seat: int, connection: str) -> Change:
     """A socket of `seat` opened."""
     return await _apply(game_id, "add", seat, connection)
 
 
-async def leave(game_id: Any, seat: int, connection: str) -> Change:
+async def leave(game_id: GameId, seat: int, connection: str) -> Change:
     """A socket of `seat` closed."""
     return await _apply(game_id, "remove", seat, connection)
 
 
-async def renew(game_id: Any, seat: int, connection: str) -> Change:
+async def renew(game_id: GameId, seat: int, connection: str) -> Change:
     """The socket is still open: push its expiry on (and prune the expired entries of other processes)."""
     return await _apply(game_id, "renew", seat, connection)
 
 
-def seats(game_id: Any) -> list[int]:
+def seats(game_id: GameId) -> list[int]:
     """The seats of the game with a socket open now (for the HTTP state; sync)."""
     now = time.time()
     if not settings.REDIS_URL:
         return _local.seats(str(game_id), now)
     try:
-        return _seats(_redis().zrangebyscore(_key(game_id), now, "+inf"))
+        members = _redis().zrangebyscore(_key(game_id), now, "+inf")  # without scores: the members alone
+        return _seats(member for member in members if isinstance(member, bytes | str))
     except unavailable.redis_errors() as error:
         _skipped(error)
         return []

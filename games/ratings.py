@@ -1,6 +1,6 @@
 """Ratings of ranked games: openskill's Plackett-Luce model with its defaults, one rating per player and map.
 
-`rate_game(game, places, at)` runs inside the scoring transaction, right after the `game_scored` append, for a
+`rate_game(game, places=..., at=...)` runs inside the scoring transaction, right after the `game_scored` append, for a
 ranked game only. `places` maps every seat to its place (1 = winner, ties share a place; the caller has put
 players who resigned last). Every seat is rated: a human's seat rates that human (also after they resigned and a
 bot finished for them), a bot's seat rates the bot account of its level (`BotAccount`, e.g. `greedy-bot`).
@@ -20,15 +20,17 @@ from the stored matches (`seat_places`) with the same arithmetic, reproducing ev
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, QuerySet
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from games import selectors
 from games.models import MAP_CHOICES, RATING_MU, RATING_SIGMA, BotAccount, Game, Rating, RatingChange, Seat
@@ -66,7 +68,7 @@ def rated(priors: dict[int, Prior], entries: Iterable[Entry]) -> dict[int, Prior
     # A rating object per seat, even for one account's seats: openskill mixes up teams that share an object.
     teams = [[MODEL.rating(mu=priors[e.user_id][0], sigma=priors[e.user_id][1])] for e in ordered]
     results = MODEL.rate(teams, ranks=[e.place for e in ordered])
-    by_account: dict[int, list[Any]] = {}
+    by_account: dict[int, list[PlackettLuceRating]] = {}
     for entry, (result,) in zip(ordered, results, strict=True):
         by_account.setdefault(entry.user_id, []).append(result)
     # The mean of the results (for one seat: exactly openskill's result); in seat order, left to right.
@@ -94,7 +96,7 @@ def bot_account(level: str) -> BotAccount:
         return BotAccount.objects.select_related("user").get(level=level)
 
 
-def game_entries(game: Game, places: dict[int, int]) -> list[Entry]:
+def game_entries(game: Game, *, places: dict[int, int]) -> list[Entry]:
     """Every seat of the game with the account it rates and its place."""
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     if sorted(places) != [seat.number for seat in seats]:
@@ -110,13 +112,13 @@ def game_entries(game: Game, places: dict[int, int]) -> list[Entry]:
 
 
 @transaction.atomic
-def rate_game(game: Game, places: dict[int, int], at: datetime) -> None:
+def rate_game(game: Game, *, places: dict[int, int], at: datetime) -> None:
     """Rate the ranked game once (asked again, it does nothing): update its accounts' Ratings and record a
     RatingChange for each."""
     assert game.ranked, "only ranked games are rated"
     if RatingChange.objects.filter(game=game).exists():
         return
-    entries = game_entries(game, places)
+    entries = game_entries(game, places=places)
     ratings = _locked_ratings(game.map, sorted({e.user_id for e in entries}))
     after = rated({user: (r.mu, r.sigma) for user, r in ratings.items()}, entries)
     changes = []
@@ -178,7 +180,7 @@ class Recomputed:
         return not self.problems
 
 
-def recompute_ratings(write: bool = False) -> Recomputed:
+def recompute_ratings(*, write: bool = False) -> Recomputed:
     """Replay every rated game in scoring order from the default ratings and compare with what is stored; with
     `write`, make the stored Ratings (and any differing RatingChange) what the replay gave."""
     with transaction.atomic():
@@ -200,7 +202,7 @@ def recompute_ratings(write: bool = False) -> Recomputed:
 
 def _by_game(rows: Iterable[RatingChange]) -> list[list[RatingChange]]:
     """The changes grouped by game, the games in the order of their first change (their scoring order)."""
-    games: dict[Any, list[RatingChange]] = {}
+    games: dict[uuid.UUID, list[RatingChange]] = {}
     for row in rows:
         games.setdefault(row.game_id, []).append(row)
     return list(games.values())
@@ -249,9 +251,9 @@ def _write(stored: dict[tuple[int, str], Rating], result: Recomputed) -> None:
         )
 
 
-def bot_level(user: Any) -> str | None:
+def bot_level(user: User) -> str | None:
     """The bot level this account is rated for, or None for a human."""
-    account = getattr(user, "bot_account", None)
+    account: BotAccount | None = getattr(user, "bot_account", None)  # a human has none: the lookup raises
     return account.level if account is not None else None
 
 
@@ -280,7 +282,7 @@ def leaderboard_entry(rating: Rating) -> dict[str, Any]:
     return {"username": rating.user.username, "bot": bot_level(rating.user), **rating_values(rating)}
 
 
-def player_profile(user: Any) -> dict[str, Any]:
+def player_profile(user: User) -> dict[str, Any]:
     """A player's (or bot account's) ratings on every map (the defaults where unrated), newest changes, last games."""
     level = bot_level(user)
     rated_maps = {r.map: r for r in Rating.objects.filter(user=user)}

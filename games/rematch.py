@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from games import inbox, services, states
 from games.errors import ServiceError
-from games.models import Game, RematchOffer, map_name
+from games.models import Game, GameId, RematchOffer, map_name
 
 
 def offer_json(offer: RematchOffer | None) -> dict[str, Any] | None:
@@ -26,12 +27,12 @@ def offer_json(offer: RematchOffer | None) -> dict[str, Any] | None:
 def offer_of(game: Game) -> RematchOffer | None:
     """The game's offer (read with the game when the query selected it: selectors.games_list, game_get)."""
     try:
-        return game.rematch_offer  # type: ignore[no-any-return]
+        return game.rematch_offer
     except RematchOffer.DoesNotExist:
         return None
 
 
-def rematch(game_id: Any, user: Any) -> RematchOffer:
+def rematch(game_id: GameId, user: User) -> RematchOffer:
     """Offer a rematch of the finished game, or accept the offer standing; starts it once everyone has."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -58,7 +59,9 @@ def rematch(game_id: Any, user: Any) -> RematchOffer:
 
 def _start(game: Game) -> Game:
     first = states.state_at(game.pk, 1).first_seat
-    seats = [seat.user if seat.user_id else (seat.bot or game.fallback_bot) for seat in game.seats.select_related("user")]
+    seats: list[User | str] = [
+        seat.user if seat.user is not None else (seat.bot or game.fallback_bot) for seat in game.seats.select_related("user")
+    ]
     new = services.game_form(
         seats, map_name=game.map, ranked=game.ranked, clock=services.TimeControl.of(game),
         fallback_bot=game.fallback_bot, private=game.private, first_seat=(first + 1) % game.players, rematch_of=game,

@@ -8,18 +8,16 @@ or an old-shape `game_ended` with the score inside) is left alone.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 
 from games import inbox, log, notify, ratings, states
-from games.engine import evolve, score_ended
+from games.engine import State, evolve, score_ended
 from games.engine.events import GameScored
-from games.models import Game, RatingChange, map_name
+from games.models import Game, GameId, RatingChange, map_name
 
 
-def game_score_and_rate(game_id: Any) -> bool:
+def game_score_and_rate(game_id: GameId) -> bool:
     """Score the ended game `game_id`; False when there is nothing to do (not ended, or scored already)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
@@ -33,14 +31,14 @@ def game_score_and_rate(game_id: Any) -> bool:
         rows = log.append(game, game.seq, [scored])
         Game.objects.filter(pk=game.pk).update(scored_at=rows[-1].created_at)
         if game.ranked:
-            ratings.rate_game(game, rated_places(game, scored), rows[-1].created_at)
+            ratings.rate_game(game, places=rated_places(game, scored=scored), at=rows[-1].created_at)
         _tell_players(game, scored)
         new_seq, new_state = game.seq, evolve(state, scored)
         transaction.on_commit(lambda: _after_scoring(game.pk, new_seq, new_state))
     return True
 
 
-def rated_places(game: Game, scored: GameScored) -> dict[int, int]:
+def rated_places(game: Game, *, scored: GameScored) -> dict[int, int]:
     """Each seat's place for the ratings: the score's places, with players who resigned after everyone else."""
     resigned = {seat.number for seat in game.seat_list if seat.stand_in}
     stayed = {s.seat: s.place for s in scored.scores if s.seat not in resigned}
@@ -59,7 +57,7 @@ def _tell_players(game: Game, scored: GameScored) -> None:
         score = places[seat.number]
         place = f"{_ordinal(score.place)} of {game.players} with {score.total} points"
         text = f"Your {map_name(game.map)} game is over: {place}."
-        data: dict[str, Any] = {"place": score.place, "points": score.total}
+        data: dict[str, int | float] = {"place": score.place, "points": score.total}
         if (change := changes.get(seat.user_id)) is not None:
             before = ratings.shown(change.mu_before, change.sigma_before)
             after = ratings.shown(change.mu_after, change.sigma_after)
@@ -72,7 +70,7 @@ def _ordinal(place: int) -> str:
     return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place if place < 20 else place % 10, 'th')}"
 
 
-def _after_scoring(game_id: Any, seq: int, state: Any) -> None:
+def _after_scoring(game_id: GameId, seq: int, state: State) -> None:
     states.remember(game_id, seq, state)
     notify.game_moved(game_id, seq)
 

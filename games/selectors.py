@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import clocks, invitations, log, presence, rematch, states
+from games import clocks, game_rows, invitations, log, presence, rematch, states
 from games.codec import move_to_dict
 from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
@@ -83,16 +83,15 @@ def games_list(user: Any, status: str | None, mine: bool) -> QuerySet[Game]:
 def game_row(game_id: Any) -> Game:
     """The game with its seats (not their users), in one query: what state, legal moves, moves and events need."""
     try:
-        seats = list(Seat.objects.select_related("game").filter(game_id=game_id).order_by("number"))
+        return found(game_rows.read(game_id))
     except (ValueError, TypeError, DjangoValidationError) as error:
         raise ServiceError("not_found", "no such game", status=404) from error
-    if not seats:  # every game has its seats from the moment it is created
+
+
+def found(read: game_rows.GameRead) -> Game:
+    if read.game is None:
         raise ServiceError("not_found", "no such game", status=404)
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game
-    game.seat_list = seats  # type: ignore[misc]  (fills the cached property)
-    return game
+    return read.game
 
 
 def game_get(game_id: Any) -> Game:

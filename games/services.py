@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,15 +219,20 @@ def play_seat(
     bot_seats = game.bot_seats
     bot_levels = game.bot_levels
     started, path = time.perf_counter(), metrics.move_path()
-    with transaction.atomic():
-        if game.status != Game.Status.ACTIVE:
-            raise ServiceError("not_active", f"the game is {game.status}", status=409)
-        if game.seq != expected_seq:
-            raise log.StaleSeq(game.seq)
-        state = states.state_at(game.pk, game.seq)
-        new_state, events = step(state, seat, move, _system_rng())
-        reasons = {len(before): reason[:REASON_LENGTH]} if reason else None
-        events = (*before, *events)
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError("not_active", f"the game is {game.status}", status=409)
+    if game.seq != expected_seq:
+        raise log.StaleSeq(game.seq)
+    state = states.state_at(game.pk, game.seq)
+    new_state, events = step(state, seat, move, _system_rng())
+    reasons = {len(before): reason[:REASON_LENGTH]} if reason else None
+    events = (*before, *events)
+    # Most moves write their rows and nothing else: then the append alone, one statement, is the transaction
+    # (log.appends_alone); a snapshot, the end of the game or a daily game's notifications share one with it.
+    alone = log.appends_alone() and not (
+        states.snapshot_due(expected_seq, expected_seq + len(events)) or new_state.finished or game.speed == "daily"
+    )
+    with nullcontext() if alone else transaction.atomic():
         rows = log.append(game, expected_seq, events, reasons)
         states.maybe_snapshot(game.pk, expected_seq, game.seq, new_state)
         if new_state.finished:

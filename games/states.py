@@ -11,23 +11,22 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from typing import Any
 
 from django.conf import settings
 from django.db import connection
 
 from games.engine import State, evolve_in_place, replay
 from games.log import events_between, game_key
-from games.models import Snapshot
+from games.models import GameId, Snapshot
 from games.snapshot_codec import SNAPSHOT_FORMAT, decode_state, encode_state
 
 logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-_cache: OrderedDict[Any, tuple[int, State]] = OrderedDict()
+_cache: OrderedDict[GameId, tuple[int, State]] = OrderedDict()
 
 
-def remember(game_id: Any, seq: int, state: State) -> None:
+def remember(game_id: GameId, seq: int, state: State) -> None:
     with _lock:
         cached = _cache.get(game_id)
         if cached is None or cached[0] <= seq:
@@ -42,12 +41,13 @@ def forget_all() -> None:
         _cache.clear()
 
 
-def state_at(game_id: Any, seq: int) -> State:
+def state_at(game_id: GameId, seq: int) -> State:
     """The state after event `seq`; cache and snapshots first, then the events after them."""
     with _lock:
         cached = _cache.get(game_id)
     if cached is not None and cached[0] == seq:
         return cached[1]
+    state: State | None
     if cached is not None and cached[0] < seq:
         base_seq, state = cached[0], cached[1].copy()
     else:
@@ -61,7 +61,7 @@ def state_at(game_id: Any, seq: int) -> State:
     return state
 
 
-def _from_snapshot(game_id: Any, seq: int) -> tuple[int, State | None]:
+def _from_snapshot(game_id: GameId, seq: int) -> tuple[int, State | None]:
     if seq < settings.GAME_SNAPSHOT_EVERY:
         return 0, None  # none taken yet
     with connection.cursor() as cursor:  # plain SQL on this hot path, like log.events_between
@@ -83,9 +83,13 @@ _LATEST_SNAPSHOT = (
 )
 
 
-def maybe_snapshot(game_id: Any, old_seq: int, new_seq: int, state: State) -> None:
+def snapshot_due(old_seq: int, new_seq: int) -> bool:
     every = settings.GAME_SNAPSHOT_EVERY
-    if every and new_seq // every > old_seq // every:
+    return bool(every) and new_seq // every > old_seq // every
+
+
+def maybe_snapshot(game_id: GameId, old_seq: int, new_seq: int, state: State) -> None:
+    if snapshot_due(old_seq, new_seq):
         encoded = encode_state(state)
         row, created = Snapshot.objects.get_or_create(
             game_id=game_id, seq=new_seq, defaults={"format": SNAPSHOT_FORMAT, "state": encoded}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -33,16 +34,16 @@ logger = logging.getLogger(__name__)
 SWEEP_SEARCH_SECONDS = 0.25
 
 
-def sweep(choose: bot_turns.Chooser, now: datetime | None = None) -> dict[str, int]:
+def sweep(choose: bot_turns.Chooser, *, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     quiet = now - timedelta(seconds=settings.TTR_LOST_TASK_SECONDS)
     timed_out = requeued = 0
     for active in clocks.active_games():
-        if clocks.may_be_overdue(active, now) and _due(active, now):
+        if clocks.may_be_overdue(active, now=now) and _due(active, now):
             game = game_row(active.id)
-            timed_out += time_out(game, now, choose)
+            timed_out += time_out(game, now=now, choose=choose)
             if game.speed == "daily" and game.status == Game.Status.ACTIVE:
-                _next_look[game.pk] = (game.seq, clock_warnings.warn(game, now))
+                _next_look[game.pk] = (game.seq, clock_warnings.warn(game, now=now))
         if active.has_bots and looks_lost(now - active.last_at) and (level := bot_turns.bot_waits(active.id, active.seq)):
             notify.bots_may_play(active.id, active.seq, level)
             requeued += 1
@@ -60,19 +61,21 @@ def sweep(choose: bot_turns.Chooser, now: datetime | None = None) -> dict[str, i
 def looks_lost(quiet: timedelta) -> bool:
     """Whether a game quiet for `quiet` seems to have lost its bot task, at this sweep: the first sweep past
     TTR_LOST_TASK_SECONDS of quiet, then the first past each doubling of it (6 s, 12 s, 24 s... by default)."""
-    after, every, seconds = settings.TTR_LOST_TASK_SECONDS, settings.TTR_SWEEP_SECONDS, quiet.total_seconds()
+    after: float = settings.TTR_LOST_TASK_SECONDS
+    every: float = settings.TTR_SWEEP_SECONDS
+    seconds = quiet.total_seconds()
     if after <= 0:
         return True
     if seconds < after:
         return False
-    crossed = after * 2 ** math.floor(math.log2(seconds / after))
+    crossed = after * 2.0 ** math.floor(math.log2(seconds / after))
     return seconds - every < crossed
 
 
 # A daily game's clock is looked at again only when its seq has changed or the moment of its next warning or
 # deadline has come (vacations only ever move those later): otherwise every quiet daily game's log would be
 # read every second. Per process; a process without the entry simply looks.
-_next_look: dict[object, tuple[int, datetime | None]] = {}
+_next_look: dict[uuid.UUID, tuple[int, datetime | None]] = {}
 
 
 def _due(active: clocks.ActiveGame, now: datetime) -> bool:
@@ -84,7 +87,7 @@ def _due(active: clocks.ActiveGame, now: datetime) -> bool:
     return seq != active.seq or (moment is not None and moment <= now)
 
 
-def time_out(game: Game, now: datetime, choose: bot_turns.Chooser) -> int:
+def time_out(game: Game, *, now: datetime, choose: bot_turns.Chooser) -> int:
     """Play every decision of `game` that is past its deadline with the fallback bot; how many were played."""
     played = 0
     rng = random.SystemRandom()

@@ -36,4 +36,4 @@ def mail_notifications() -> int:
 )
 def mail_confirmation(user_id: int, address: str) -> bool:
     """Mail the link that confirms `address` (retried while the SMTP server cannot be reached)."""
-    return mail.send_confirmation(user_id, address)
+    return mail.send_confirmation(user_id, address=address)

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,20 +20,20 @@ from games.models import Vacation
 YEAR = timedelta(days=365)
 
 
-def status(user: Any) -> dict[str, Any]:
+def status(user: User) -> dict[str, Any]:
     now = timezone.now()
     current = Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).order_by("-ends_at").first()
     return {"until": current.ends_at.isoformat() if current else None, "days_left": days_left(user)}
 
 
-def days_left(user: Any) -> int:
+def days_left(user: User) -> int:
     since = timezone.now() - YEAR
     spans = Vacation.objects.filter(user=user, ends_at__gt=since).values_list("starts_at", "ends_at")
     booked = sum((end - start for start, end in spans), timedelta(0))
     return max(0, settings.TTR_VACATION_DAYS - round(booked / day()))
 
 
-def take(user: Any, days: int) -> dict[str, Any]:
+def take(user: User, days: int) -> dict[str, Any]:
     """Stop the person's daily clocks for `days` more days (from now, or from the end of the vacation on now)."""
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one booking at a time per person
@@ -51,7 +52,7 @@ def take(user: Any, days: int) -> dict[str, Any]:
     return status(user)
 
 
-def end(user: Any) -> dict[str, Any]:
+def end(user: User) -> dict[str, Any]:
     """End the vacation on now: the clocks run again and the days not used are given back."""
     now = timezone.now()
     Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)

@@ -10,8 +10,8 @@ import dataclasses
 from typing import Any
 
 from games.codec import event_from_dict, event_to_dict
+from games.engine import State, final_score, redact
 from games.engine import evolve_in_place as apply
-from games.engine import final_score, redact
 from games.engine.events import GameEndedV1, GameScored, GameStarted
 from games.engine.evolve import initial_state
 from games.log import commitment_of, hidden_fields, row_hash
@@ -77,7 +77,7 @@ def _replay_problems(rows: list[Event]) -> list[str]:
     return []
 
 
-def _score_problem(state: Any, event: GameScored | GameEndedV1, seq: int) -> str | None:
+def _score_problem(state: State, event: GameScored | GameEndedV1, seq: int) -> str | None:
     if isinstance(event, GameScored) and (not state.finished or state.scores):
         return f"seq {seq}: a game is scored once, after it ended"
     result = final_score(

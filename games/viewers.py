@@ -8,13 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
 from games import log
 from games.models import Event, Game
 
 
-def seat_of(game: Game, user: Any) -> int | None:
+def seat_of(game: Game, user: AbstractBaseUser | AnonymousUser | None) -> int | None:
     """The user's seat in the game, or None (uses the game's prefetched seats when it has them)."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if user is None or not user.is_authenticated:
         return None
     return next((seat.number for seat in game.seat_list if seat.user_id == user.pk), None)
 

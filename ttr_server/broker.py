@@ -13,6 +13,7 @@ import uuid
 from time import monotonic_ns
 from typing import Any
 
+from kombu.exceptions import ChannelError
 from kombu.transport import TRANSPORT_ALIASES, filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
@@ -21,7 +22,9 @@ SCHEME = "ttrfs"
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # The signature of kombu's filesystem.Channel._put; the stubs' AbstractChannel names the message `message`, which
+    # filesystem.Channel (and so any override of it) does not.
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{monotonic_ns()}_{uuid.uuid4()}.{queue}.msg"  # sorted by name: first in, first out
         final = os.path.join(self.data_folder_out, name)
         partial = final + ".part"  # a consumer takes only names ending in ".{queue}.msg"
@@ -30,7 +33,7 @@ class Channel(filesystem.Channel):
                 f.write(str_to_bytes(dumps(payload)))
             os.replace(partial, final)
         except OSError as exc:
-            raise filesystem.ChannelError(f"Cannot add file {final!r} to directory") from exc
+            raise ChannelError(f"Cannot add file {final!r} to directory") from exc
 
 
 class Transport(filesystem.Transport):

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -26,6 +26,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
 from ttr_server import metrics, unavailable
+
+if TYPE_CHECKING:
+    from prometheus_client.metrics_core import Metric
 
 logger = logging.getLogger(__name__)
 BEAT_SECONDS = 2.0
@@ -80,7 +83,7 @@ def _worker() -> str:
     return "ok"
 
 
-def newest_age(prefix: str, suffix: str = "") -> float | None:
+def newest_age(prefix: str, *, suffix: str = "") -> float | None:
     """Seconds since the newest heartbeat whose name starts with `prefix` (and ends with `suffix`: a worker's
     node name ends in `@host`), or None when there is none."""
     from games.models import Heartbeat
@@ -155,7 +158,7 @@ def _metrics_text() -> bytes:
 class _GamesCollector:
     """Games by status, counted when scraped (from the database; nothing when it is down)."""
 
-    def collect(self) -> Iterator[Any]:
+    def collect(self) -> Iterator[Metric]:
         from django.db.models import Count
         from prometheus_client.core import GaugeMetricFamily
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import structlog
 from structlog.contextvars import bind_contextvars, clear_contextvars, merge_contextvars
+from structlog.typing import EventDict, Processor, WrappedLogger
 
 _TASK_LINES = "INFO" if os.environ.get("LOG_TASKS") == "1" else "WARNING"
 QUIET = {  # loggers that say nothing useful at INFO: their warnings and errors still show
@@ -32,13 +33,13 @@ QUIET = {  # loggers that say nothing useful at INFO: their warnings and errors 
 }
 
 
-def _renderer() -> Any:
+def _renderer() -> Processor:
     if os.environ.get("LOG_FORMAT", "json" if not sys.stderr.isatty() else "console") == "console":
         return structlog.dev.ConsoleRenderer(colors=False)
     return structlog.processors.JSONRenderer()
 
 
-def _process(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+def _process(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
     if PROCESS:
         event.setdefault("process", PROCESS)
     return event
@@ -47,7 +48,7 @@ def _process(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
 PROCESS = os.environ.get("TTR_PROCESS", "")  # the stack's name for this process ("web-0", "worker-1", "beat")
 
 
-def _shared() -> list[Any]:
+def _shared() -> list[Processor]:
     return [
         merge_contextvars,
         _process,
@@ -93,7 +94,7 @@ def configure_structlog() -> None:
     )
 
 
-def bind(**fields: Any) -> None:
+def bind(**fields: object) -> None:
     """Add these fields to every line logged from here on in this request, socket or task."""
     bind_contextvars(**{key: value for key, value in fields.items() if value is not None})
 

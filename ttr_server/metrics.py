@@ -77,7 +77,7 @@ def directory() -> Path | None:
     return Path(value) if value else None
 
 
-def forget_process(identity: str, folder: Path | None = None) -> None:
+def forget_process(identity: str, *, folder: Path | None = None) -> None:
     """Drop the live gauges of a process that is gone (its counters stay). `folder`: this process's directory
     when None."""
     folder = folder or directory()
@@ -93,7 +93,7 @@ def forget_this_process() -> None:
 atexit.register(forget_this_process)  # a process that ends normally takes its open sockets with it
 
 
-def empty_directory(folder: Path | None = None) -> None:
+def empty_directory(*, folder: Path | None = None) -> None:
     """Start afresh (the stack and `make run` do, before starting anything). `folder`: this process's directory
     when None."""
     folder = folder or directory()

@@ -11,9 +11,9 @@ import re
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 
 from ttr_server import logs, metrics
 
@@ -39,7 +39,10 @@ class ObserveMiddleware:
         finally:
             logs.clear()
 
-    def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]) -> None:
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., HttpResponseBase], args: tuple[object, ...],
+        kwargs: dict[str, object],
+    ) -> None:
         if "game_id" in kwargs:
             logs.bind(game=str(kwargs["game_id"]))
         if request.COOKIES.get("sessionid"):

@@ -91,11 +91,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", default=True):
     # Under ASGI each request runs its sync code in a fresh thread, so thread-bound persistent connections
     # would be opened per request: a process-wide pool (psycopg_pool) hands out warm connections instead.
-    # CONN_HEALTH_CHECKS: the pool tries a connection (psycopg_pool's `check`, a round trip) before handing it out,
-    # so one the server dropped (a restart, pg_terminate_backend) costs a reconnect, not a failed request.
+    # `check`: the pool tries a connection before handing it out (ttr_server/dbpool.py: a poll of its socket, a round
+    # trip only when something waits there), so one the server dropped (a restart, pg_terminate_backend) costs a
+    # reconnect, not a failed request. Django's CONN_HEALTH_CHECKS would send a round trip every time.
     # `timeout`: how long a request waits for a connection before it answers 503 `unavailable`.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["ENGINE"] = "ttr_server.postgresql"
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # the pool checks (ttr_server/postgresql sets which check)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
@@ -221,7 +223,7 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TTR_TASK_QUEUE", "celery")
 # turns are sent there, and a worker started without -Q reads both queues (`make run`'s does); docker-compose runs
 # one worker per queue. TTR_STRONG_SECONDS is its thinking time per decision (bots/budget.py).
 TTR_STRONG_QUEUE = os.environ.get("TTR_STRONG_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-strong")
-CELERY_TASK_QUEUES = {CELERY_TASK_DEFAULT_QUEUE: {}, TTR_STRONG_QUEUE: {}}
+CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {CELERY_TASK_DEFAULT_QUEUE: {}, TTR_STRONG_QUEUE: {}}
 # The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (docs/DESIGN.md, Workers).
 TTR_SWEEP_SECONDS = float(os.environ.get("TTR_SWEEP_SECONDS", "1"))
 # Playing by day: the length of a daily game's day (shorter only for tests and demos); the vacation days a person

@@ -133,7 +133,7 @@ class Stack:
     def start(self) -> None:
         """Empty the metrics directory, start every process, wait until every web process is ready."""
         if (folder := self.metrics_directory) is not None:
-            metrics.empty_directory(folder)
+            metrics.empty_directory(folder=folder)
         for child in self.children.values():
             self._spawn(child)
         self._watcher = threading.Thread(target=self._watch, name="stack-watch", daemon=True)
@@ -164,7 +164,7 @@ class Stack:
                     if child.process is None or child.running() or child.expected_down or self.stopping:
                         continue
                     if child.pid is not None and (folder := self.metrics_directory) is not None:
-                        metrics.forget_process(metrics.identity_of(child.pid), folder)  # it could not itself
+                        metrics.forget_process(metrics.identity_of(child.pid), folder=folder)  # it could not itself
                     if self.restart:
                         time.sleep(RESTART_SECONDS)
                         if not self.stopping:
@@ -264,7 +264,7 @@ def _rss(pid: int) -> int:
     return 0
 
 
-def stack_env(var_dir: Path | None = None, base: dict[str, str] | None = None) -> dict[str, str]:
+def stack_env(*, var_dir: Path | None = None, base: dict[str, str] | None = None) -> dict[str, str]:
     """The children's environment: `base` (this process's by default), with the stack's scratch directory and
     metrics directory; DATABASE_URL and REDIS_URL are required."""
     env = dict(os.environ if base is None else base)

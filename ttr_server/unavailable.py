@@ -40,7 +40,7 @@ def _database_errors() -> tuple[type[BaseException], ...]:
 
 
 @cache
-def redis_errors() -> tuple[type[BaseException], ...]:
+def redis_errors() -> tuple[type[Exception], ...]:
     """What redis-py raises while Redis is down, restarting or loading."""
     import redis.exceptions
 
@@ -83,7 +83,7 @@ def response(service: str) -> JsonResponse:
     return answer
 
 
-def log(service: str, exc: BaseException, request: HttpRequest | None = None) -> None:
+def log(service: str, exc: BaseException, *, request: HttpRequest | None = None) -> None:
     """One line, no traceback: the cause is outside this process."""
     metrics.UNAVAILABLE.labels(service).inc()
     path = request.path if request is not None else "-"
@@ -122,7 +122,7 @@ class UnavailableMiddleware:
             request._ttr_unavailable = service  # type: ignore[attr-defined]
             logger.info("database connection lost under %s %s: trying once more", request.method, request.path)
             return response(service)  # replaced by the second try's answer
-        log(service, exc, request)
+        log(service, exc, request=request)
         return response(service)
 
 
@@ -136,5 +136,5 @@ def server_error(request: HttpRequest) -> HttpResponse:
     service = which(exc)
     if service is None or exc is None:
         return JsonResponse({"code": "server_error", "detail": "the server failed; nothing was changed"}, status=500)
-    log(service, exc, request)
+    log(service, exc, request=request)
     return response(service)

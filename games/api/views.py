@@ -14,12 +14,14 @@ from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games import selectors, services, viewers
+from games import game_rows, selectors, services, viewers
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
+from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication
 from games.api.errors import error, error_responses
 from games.codec import move_from_dict
 from games.models import Game
@@ -117,10 +119,26 @@ class ResignView(APIView):
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
-class StateView(APIView):
+class OneGameView(APIView):
+    """A view of the game in the URL. The hot endpoints of a move (/state, /legal-moves, /moves, /events) read the
+    game and check the token in one statement (games/game_rows.py); a session's request reads the game alone."""
+
+    authentication_classes = [
+        GameTokenAuthentication,
+        *(auth for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES if auth is not ExpiringTokenAuthentication),
+    ]
+    game_read: game_rows.GameRead | None = None  # set by GameTokenAuthentication when the request has a token
+
+    def game(self) -> Game:
+        if self.game_read is None:
+            return selectors.game_row(self.kwargs["game_id"])
+        return selectors.found(self.game_read)
+
+
+class StateView(OneGameView):
     @extend_schema(responses={200: r.StateSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_state(selectors.game_row(game_id), request.user))
+        return Response(selectors.game_state(self.game(), request.user))
 
 
 class ReplayView(APIView):
@@ -138,18 +156,18 @@ class ReplayView(APIView):
         return Response(selectors.game_state(game, request.user, at=at))
 
 
-class LegalMovesView(APIView):
+class LegalMovesView(OneGameView):
     @extend_schema(responses={200: r.LegalMovesSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_legal_moves(selectors.game_row(game_id), request.user))
+        return Response(selectors.game_legal_moves(self.game(), request.user))
 
 
-class MovesView(APIView):
+class MovesView(OneGameView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=s.MoveRequestSerializer, responses={201: r.EventsSerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_row(game_id)
+        game = self.game()
         data = s.valid_body(s.MoveRequestSerializer, request.data)
         move = move_from_dict(data["move"])
         played = services.game_play(game, request.user, data["expected_seq"], move)
@@ -158,10 +176,10 @@ class MovesView(APIView):
         return Response({"seq": played.seq, "events": events}, status=status.HTTP_201_CREATED)
 
 
-class EventsView(APIView):
+class EventsView(OneGameView):
     @extend_schema(parameters=[q.EventsQuery], responses={200: r.EventsSerializer, **error_responses(400, 401, 404)})
     def get(self, request: Request, game_id: str) -> Response:
-        game = selectors.game_row(game_id)
+        game = self.game()
         after = q.parsed(q.EventsQuery, request).get("after", 0)
         return Response(selectors.events_since(game, request.user, after))
 

@@ -43,8 +43,10 @@ def own_origin(origin: str | None) -> bool:
     if origin in settings.CSRF_TRUSTED_ORIGINS:
         return True
     host = urlsplit(origin).hostname
+    if not host:
+        return False
     allowed = settings.ALLOWED_HOSTS or ([".localhost", "127.0.0.1", "[::1]"] if settings.DEBUG else [])
-    return bool(host) and validate_host(host, allowed)
+    return validate_host(host, allowed)
 
 
 class TokenAuthMiddleware:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -37,9 +37,13 @@ class Socket(Protocol):
     def wake(self, seq: int) -> None: ...
 
 
-def run_sync(function: Any, *args: Any) -> Any:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def run_sync(function: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> Awaitable[_R]:
     """Run sync (database) code in a worker thread of the pool; sockets do not queue behind one another."""
-    return database_sync_to_async(function, thread_sensitive=False)(*args)
+    return database_sync_to_async(function, thread_sensitive=False)(*args, **kwargs)
 
 
 @dataclass
@@ -160,9 +164,10 @@ def _seqs(game_ids: list[str]) -> dict[str, int]:
 
 async def announce(game_id: str, change: presence.Change) -> None:
     """Tell the game's sockets (every process's) the seats present now, if that changed: public, no secret."""
-    if change.changed:
+    layer = get_channel_layer() if change.changed else None
+    if layer is not None:
         message = {"type": "presence.changed", "seats": change.seats, "version": change.version}
-        await layer_call(get_channel_layer().group_send(group_name(game_id), message), "announce presence")
+        await layer_call(layer.group_send(group_name(game_id), message), "announce presence")
 
 
 async def layer_call(call: Awaitable[None], what: str) -> None:
@@ -183,10 +188,9 @@ hub = Hub()
 def post(group: str, message: dict[str, Any]) -> None:
     """Send a group message on the loop that serves this process's sockets (from any thread; returns at once).
     For the in-memory channel layer, which only this process's sockets can hear: none open, nothing to do."""
-    loop = hub.loop
-    if loop is None or loop.is_closed() or not (hub.games or hub.people):
+    loop, layer = hub.loop, get_channel_layer()
+    if loop is None or loop.is_closed() or not (hub.games or hub.people) or layer is None:
         return
-    layer = get_channel_layer()
 
     def send() -> None:
         loop.create_task(layer.group_send(group, message))

@@ -29,17 +29,18 @@ CLOSE_UNAUTHORISED, CLOSE_TRY_AGAIN = 4401, 1013
 
 class MeConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
-        self.user = self.scope.get("user") or AnonymousUser()
+        user = self.scope.get("user") or AnonymousUser()
         self.joined = False
         self.lock = asyncio.Lock()
         self.poller: asyncio.Task[None] | None = None
         await self.accept()
-        problem = self.scope.get("auth_problem")
-        if problem or not self.user.is_authenticated:
+        problem = self.scope.get("auth_problem")  # set by games/realtime/auth.py
+        if problem or not user.is_authenticated:
             detail = problem or "sign in (a session cookie or ?token=) to hear your notifications"
             await self._refuse({"code": "authentication_failed" if problem else "not_authenticated", "detail": detail})
             return
-        self.group = inbox.user_group(self.user.pk)
+        self.user, self.user_id = user, int(user.pk)
+        self.group = inbox.user_group(self.user_id)
         await layer_call(self.channel_layer.group_add(self.group, self.channel_name), "listen")
         hub.add_person()
         self.joined = True
@@ -55,8 +56,8 @@ class MeConsumer(AsyncWebsocketConsumer):
         self.poller = asyncio.get_running_loop().create_task(self._poll())
 
     def _hello(self) -> tuple[int, dict[str, Any]]:
-        cursor = inbox.newest_id(self.user.pk)  # first: a row written meanwhile is sent, never missed
-        unread = Notification.objects.filter(user=self.user, read=False).count()
+        cursor = inbox.newest_id(self.user_id)  # first: a row written meanwhile is sent, never missed
+        unread = Notification.objects.filter(user_id=self.user_id, read=False).count()
         return cursor, {"unread": unread, "your_turn": selectors.my_games(self.user)["your_turn"]}
 
     async def _refuse(self, error: dict[str, Any], code: int = CLOSE_UNAUTHORISED) -> None:
@@ -100,8 +101,8 @@ class MeConsumer(AsyncWebsocketConsumer):
                 logger.exception("could not send notifications to a person's socket")
 
     def _new_rows(self) -> tuple[list[Notification], int]:
-        rows = inbox.rows_after(self.user.pk, self.cursor)
-        unread = Notification.objects.filter(user=self.user, read=False).count() if rows else 0
+        rows = inbox.rows_after(self.user_id, after=self.cursor)
+        unread = Notification.objects.filter(user_id=self.user_id, read=False).count() if rows else 0
         return rows, unread
 
     async def _send(self, message: dict[str, Any]) -> None:

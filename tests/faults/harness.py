@@ -188,7 +188,7 @@ def harness(
 
 
 def stack_env_for(database_url: str, redis_url: str, var_dir: Path) -> dict[str, str]:
-    env = stack_env(var_dir, {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url})
+    env = stack_env(var_dir=var_dir, base={**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url})
     for unset in ("CELERY_BROKER_URL", "TTR_TASK_QUEUE", "TTR_STRONG_QUEUE", "DJANGO_SETTINGS_MODULE"):
         env.pop(unset, None)  # the stack's own queues (compose's defaults) on its own Redis
     env.update(DEBUG="0", LOG_FORMAT="json")

@@ -320,9 +320,9 @@ def _mail_token(path: str, username: str) -> str:
 
     user = get_user_model().objects.get(username=username)
     if path.endswith("/unsubscribe"):
-        return links.unsubscribe_token(user.pk, "your_turn")
+        return links.unsubscribe_token(user.pk, kind="your_turn")
     Account.objects.update_or_create(user=user, defaults={"email_pending": "creator@example.org"})
-    return links.confirmation_token(user.pk, "creator@example.org")
+    return links.confirmation_token(user.pk, address="creator@example.org")
 
 
 def snapshot(game_id: str | None) -> tuple[Any, ...]:

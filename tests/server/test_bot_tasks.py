@@ -65,7 +65,7 @@ def test_the_sweep_plays_a_late_players_decision_with_a_strong_fallback_within_i
     seq = game.seq
     started = time.monotonic()
     late = timezone.now() + timedelta(seconds=11)  # both seats' ticket choices are late
-    played = sweeping.time_out(game, late, tasks.choose)
+    played = sweeping.time_out(game, now=late, choose=tasks.choose)
     took = time.monotonic() - started
     kinds = list(Event.objects.filter(game_id=game.pk, seq__gt=seq).order_by("seq").values_list("type", "seat"))
     assert played == 2 and kinds == [("turn_timed_out", 0), ("tickets_kept", 0), ("turn_timed_out", 1), ("tickets_kept", 1)]

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.django_db
 
 def sweep_at(seconds: float) -> dict[str, int]:
     """The sweep as it would run `seconds` from now (the clocks read the log's times and this `now`)."""
-    return sweeping.sweep(choose, timezone.now() + timedelta(seconds=seconds))
+    return sweeping.sweep(choose, now=timezone.now() + timedelta(seconds=seconds))
 
 
 def kinds(username: str) -> list[str]:

@@ -215,7 +215,7 @@ def test_one_mail_per_game_per_gap(smtp: MailServer, django_capture_on_commit_ca
     first = [notify_of(user, "your_turn", "Your turn (1)", game), notify_of(user, "clock_running_out", "Hurry", game)]
     now = timezone.now()
 
-    assert mail.send_pending(now) == 1
+    assert mail.send_pending(now=now) == 1
     [both] = smtp.messages[before:]
     assert "Your turn (1)" in text_of(both) and "Hurry" in text_of(both)
     assert both["Subject"] == "Ticket to Ride: 2 notifications in your Europe game"
@@ -225,12 +225,12 @@ def test_one_mail_per_game_per_gap(smtp: MailServer, django_capture_on_commit_ca
     second = notify_of(user, "rematch_offered", "Rematch (2)", game)
     third = notify_of(user, "game_ended", "The end (3)", game)
     elsewhere = notify_of(user, "your_turn", "Your turn elsewhere", other)  # another game: its own gap
-    assert mail.send_pending(now + timedelta(minutes=59)) == 1
+    assert mail.send_pending(now=now + timedelta(minutes=59)) == 1
     assert mail_of([second, third, elsewhere]) == ["pending", "pending", "sent"]
     assert "Your turn elsewhere" in text_of(smtp.messages[-1])
-    assert mail.send_pending(now + timedelta(minutes=59, seconds=59)) == 0
+    assert mail.send_pending(now=now + timedelta(minutes=59, seconds=59)) == 0
 
-    assert mail.send_pending(now + timedelta(seconds=GAP + 1)) == 1
+    assert mail.send_pending(now=now + timedelta(seconds=GAP + 1)) == 1
     assert mail_of([*first, second, third]) == ["sent"] * 4
     latest = text_of(smtp.messages[-1])
     assert "Rematch (2)" in latest and "The end (3)" in latest and "Your turn (1)" not in latest
@@ -280,7 +280,7 @@ def test_the_unsubscribe_link_of_a_mail_switches_its_kind_off(
 
     later = notify_of(user, "your_turn", "Your turn (2)", game)
     ended = notify_of(user, "game_ended", "The game is over", game)
-    assert mail.send_pending(timezone.now() + timedelta(seconds=GAP + 1)) == 1
+    assert mail.send_pending(now=timezone.now() + timedelta(seconds=GAP + 1)) == 1
     assert mail_of([later, ended]) == ["skipped", "sent"]
     assert "Your turn (2)" not in text_of(smtp.messages[-1])
 
@@ -359,10 +359,10 @@ def test_bad_stale_and_forged_tokens_are_refused_and_change_nothing(
     set_email(bob, "bob@example.org", django_capture_on_commit_callbacks)
     old_token = link_token(smtp.to("bob@example.org")[-1], "confirm-email")
     set_email(bob, "bob@example.net", django_capture_on_commit_callbacks)  # a second address: the first link is stale
-    unsubscribe_ada = links.unsubscribe_token(ada_id, "your_turn")
+    unsubscribe_ada = links.unsubscribe_token(ada_id, kind="your_turn")
     real = time.time()
     monkeypatch.setattr(signing.time, "time", lambda: real - (links.CONFIRM_DAYS + 1) * 86400)
-    expired = links.confirmation_token(bob_id, "bob@example.net")
+    expired = links.confirmation_token(bob_id, address="bob@example.net")
     monkeypatch.undo()
     settings_before = {who.username: body(who.get(ME)) for who in (ada, bob)}  # type: ignore[attr-defined]
 
@@ -373,14 +373,14 @@ def test_bad_stale_and_forged_tokens_are_refused_and_change_nothing(
         (CONFIRM, expired),
         (CONFIRM, unsubscribe_ada),  # a token made for another purpose
         (CONFIRM, _forged(old_token, e="bob@example.net")),
-        (CONFIRM, _forged(links.confirmation_token(bob_id, "bob@example.net"), u=ada_id)),  # bob's link, for ada
-        (CONFIRM, links.confirmation_token(ada_id, "bob@example.net")),  # signed, but not ada's pending address
+        (CONFIRM, _forged(links.confirmation_token(bob_id, address="bob@example.net"), u=ada_id)),  # bob's link, for ada
+        (CONFIRM, links.confirmation_token(ada_id, address="bob@example.net")),  # signed, but not ada's pending address
         (UNSUBSCRIBE, "nonsense"),
         (UNSUBSCRIBE, _forged(unsubscribe_ada, u=bob_id)),  # ada's link, for bob
         (UNSUBSCRIBE, _forged(unsubscribe_ada, k="game_ended")),
         (UNSUBSCRIBE, old_token),
-        (UNSUBSCRIBE, links.unsubscribe_token(ada_id, "no_such_kind")),
-        (UNSUBSCRIBE, links.unsubscribe_token(987654, "your_turn")),  # nobody
+        (UNSUBSCRIBE, links.unsubscribe_token(ada_id, kind="no_such_kind")),
+        (UNSUBSCRIBE, links.unsubscribe_token(987654, kind="your_turn")),  # nobody
     ]:
         response = bob.post(path, {"token": token}, format="json")
         data = body(response)
@@ -517,6 +517,7 @@ def test_the_links_open_pages_of_the_web_client(page: str) -> None:
 
 def test_an_unsubscribe_link_works_for_someone_who_never_changed_a_setting() -> None:
     ada = register("ada")
-    response = APIClient().post(UNSUBSCRIBE, {"token": links.unsubscribe_token(user_id(ada), "game_ended")}, format="json")
+    token = links.unsubscribe_token(user_id(ada), kind="game_ended")
+    response = APIClient().post(UNSUBSCRIBE, {"token": token}, format="json")
     assert body(response) == {"kind": "game_ended", "notify": False}
     assert body(ada.get(ME))["notify"]["game_ended"] is False

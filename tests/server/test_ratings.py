@@ -46,7 +46,7 @@ def finished_game(map_name: str, seats: list[Any], ranked: bool = True) -> Game:
 
 
 def rate(game: Game, *places: int, at: Any = None) -> None:
-    ratings.rate_game(game, dict(enumerate(places)), at or timezone.now())
+    ratings.rate_game(game, places=dict(enumerate(places)), at=at or timezone.now())
 
 
 def rating_of(user: Any, map_name: str = "europe") -> Rating:
@@ -147,7 +147,7 @@ def test_an_unranked_game_is_never_rated() -> None:
 def test_places_must_name_every_seat() -> None:
     ada, bob = player("ada"), player("bob")
     with pytest.raises(ValueError):
-        ratings.rate_game(finished_game("europe", [ada, bob]), {0: 1}, timezone.now())
+        ratings.rate_game(finished_game("europe", [ada, bob]), places={0: 1}, at=timezone.now())
 
 
 @pytest.mark.django_db

@@ -75,7 +75,7 @@ def test_players_who_resigned_are_placed_after_everyone_else_for_the_ratings() -
     game = SimpleNamespace(seat_list=seats)
     places = {0: 1, 1: 2, 2: 2, 3: 4}
     scored = GameScored(scores=tuple(SimpleNamespace(seat=s, place=p) for s, p in places.items()), winner_seats=(0,))  # type: ignore[arg-type]
-    assert scoring.rated_places(game, scored) == {1: 1, 3: 2, 0: 3, 2: 3}  # type: ignore[arg-type]
+    assert scoring.rated_places(game, scored=scored) == {1: 1, 3: 2, 0: 3, 2: 3}  # type: ignore[arg-type]
 
 
 def test_a_player_resigns_and_the_fallback_bot_takes_the_seat(django_capture_on_commit_callbacks: Any) -> None:

@@ -33,7 +33,8 @@ class Command(BaseCommand):
             except OSError as error:
                 raise CommandError(f"{options['url']}: {error}") from error
             raise CommandError(f"{options['url']} did not answer 200")
-        age = health.newest_age("sweep") if what == "sweep" else health.newest_age("worker:", f"@{socket.gethostname()}")
+        this_host = f"@{socket.gethostname()}"  # a worker's node name ends with its host
+        age = health.newest_age("sweep") if what == "sweep" else health.newest_age("worker:", suffix=this_host)
         if age is None or age > health.STALE_SECONDS:
             raise CommandError(f"{what}: no heartbeat in the last {health.STALE_SECONDS:.0f} s (last: {age} s ago)")
         self.stdout.write(f"{what}: alive ({age:.1f} s ago)")

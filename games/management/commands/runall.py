@@ -48,7 +48,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, _raise_stop)
         metrics.empty_directory()  # this run's figures only (every process of it adds to the same files)
         workers: list[subprocess.Popen[bytes]] = []
-        stopped_by = None
+        stopped_by: int | None = None
         try:
             if not options["no_worker"]:
                 workers = [_start(WORKER), _start(BEAT)]

@@ -1,0 +1,63 @@
+"""A pooled connection is tried with a round trip only when its socket says something happened
+(ttr_server/dbpool.py): a healthy idle one is handed out as it is, one the server ended is refused."""
+
+from __future__ import annotations
+
+import time
+
+import psycopg
+import pytest
+from psycopg_pool import ConnectionPool
+
+from ttr_server.dbpool import check_quietly
+
+ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+@pytest.fixture
+def connections() -> tuple[psycopg.Connection, psycopg.Connection]:  # type: ignore[type-arg]
+    try:
+        pooled = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError:
+        pytest.skip("PostgreSQL is not reachable at 127.0.0.1:5432")
+    admin = psycopg.connect(ADMIN_URL, autocommit=True)
+    yield pooled, admin
+    pooled.close()
+    admin.close()
+
+
+def test_a_quiet_connection_passes_without_a_round_trip(connections, monkeypatch) -> None:
+    pooled, _ = connections
+    tried: list[object] = []
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(lambda conn: tried.append(conn)))
+    check_quietly(pooled)
+    assert tried == []
+    assert pooled.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_a_connection_the_server_ended_is_refused(connections) -> None:
+    pooled, admin = connections
+    pid = pooled.info.backend_pid
+    admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+    deadline = time.monotonic() + 5
+    while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid]).fetchone() != (0,):
+        assert time.monotonic() < deadline, "the backend did not end"
+        time.sleep(0.05)
+    with pytest.raises(psycopg.OperationalError):
+        check_quietly(pooled)
+
+
+def test_a_closed_connection_is_refused(connections) -> None:
+    pooled, _ = connections
+    pooled.close()
+    with pytest.raises(psycopg.OperationalError):
+        check_quietly(pooled)
+
+
+@pytest.mark.django_db
+def test_the_servers_pool_checks_quietly() -> None:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the pool is PostgreSQL's")
+    assert connection.pool._check is check_quietly
