@@ -31,7 +31,7 @@ from games.models import Game
 from games.notify import group_name
 from games.realtime import messages
 from games.realtime.hub import Appended, announce, deadline_of, hub, layer_call, run_sync
-from ttr_server import logs, metrics, unavailable
+from ttr_server import dbpool, logs, metrics, unavailable
 
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
@@ -221,6 +221,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         except Exception as error:
             if unavailable.which(error) != "database":
                 return _refused_move(messages.refused(error)), None
+            dbpool.distrust()  # the pool tries each connection with a query for a while (ttr_server/dbpool.py)
             close_old_connections()  # a connection cut under the move: once more on a fresh one (as over HTTP)
             try:
                 played, game = self._try_play(request)

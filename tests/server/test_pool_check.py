@@ -61,3 +61,18 @@ def test_the_servers_pool_checks_quietly() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the pool is PostgreSQL's")
     assert connection.pool._check is check_quietly
+
+
+def test_after_a_failure_every_connection_is_tried_for_a_while(connections, monkeypatch) -> None:
+    from ttr_server import dbpool
+
+    pooled, _ = connections
+    tried: list[object] = []
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(lambda conn: tried.append(conn)))
+    monkeypatch.setattr(dbpool, "_distrusted_until", 0.0)
+    dbpool.distrust(seconds=60)
+    check_quietly(pooled)
+    assert tried == [pooled]
+    monkeypatch.setattr(dbpool, "_distrusted_until", time.monotonic() - 1)
+    check_quietly(pooled)
+    assert tried == [pooled]
