@@ -77,10 +77,10 @@ def setup_games(count: int) -> list[Table]:
     tables = []
     for g in range(count):
         users = [User.objects.create(username=f"b{g}-{s}") for s in range(PLAYERS)]
-        game = services.game_create(users[0], "europe", PLAYERS, False, None)
+        game = services.game_create(users[0], map_name="europe", players=PLAYERS)
         for seat, user in enumerate(users[1:], start=1):
-            services.game_join(game.pk, user, seat)
-        services.game_start(game.pk, users[0], None)
+            services.game_join(game.pk, user=user, seat=seat)
+        services.game_start(game.pk, user=users[0])
         tables.append(Table(str(game.pk), [Token.objects.create(user=u).key for u in users]))
     return tables
 

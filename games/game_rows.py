@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
+from django.db.models.expressions import Col
 from rest_framework.authtoken.models import Token
 
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 
-User = get_user_model()
 USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")  # the rest loads if read (deferred)
 
 
@@ -27,7 +28,7 @@ USER_FIELDS = ("id", "username", "is_active", "is_staff", "is_superuser")  # the
 class Caller:
     """The owner of the token a request presented, as read with the game."""
 
-    user: Any
+    user: User
     token: Token
 
 
@@ -37,7 +38,7 @@ class GameRead:
     caller: Caller | None  # None: no token of that key (or none asked)
 
 
-def read(game_id: Any, *, token_key: str | None = None) -> GameRead:
+def read(game_id: GameId, *, token_key: str | None = None) -> GameRead:
     """The game with its seats in order (`game.seat_list` filled), and the owner of `token_key` if it exists."""
     table = _columns()
     with connection.cursor() as cursor:
@@ -52,7 +53,7 @@ def read(game_id: Any, *, token_key: str | None = None) -> GameRead:
         seat = _instance(Seat, table.seat, row[seats_at])
         seat.game = game
         seats.append(seat)
-    game.seat_list = seats  # type: ignore[misc]  # fills the cached property
+    game.seat_list = seats  # fills the cached property
     first = rows[0]
     caller = None
     if token_key and first[token_at][0] is not None:
@@ -65,13 +66,14 @@ def _caller_alone(token_key: str) -> Caller | None:
     return Caller(token.user, token) if token is not None else None
 
 
-Converter = Callable[[Any, Any, Any], Any]
+Converter = Callable[[Any, Col, BaseDatabaseWrapper], Any]  # a value as read -> as the field holds it
+_M = TypeVar("_M", bound=Model)
 
 
 @dataclass(frozen=True)
 class _Part:
     fields: tuple[Field[Any, Any], ...]
-    converters: tuple[tuple[tuple[Converter, ...], Any], ...]  # per field: the converters and the column they take
+    converters: tuple[tuple[tuple[Converter, ...], Col], ...]  # per field: the converters and the column they take
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,8 @@ def _columns() -> _Statement:
         "WHERE s.game_id = %s ORDER BY s.number"
     )
     ends = _running([len(seat.fields), len(game.fields), len(token.fields), len(user.fields)])
-    slices = tuple(slice(a, b) for a, b in zip([0, *ends[:-1]], ends, strict=True))
-    statement = _Statement(sql, seat, game, token, user, slices)  # type: ignore[arg-type]
+    seats_at, game_at, token_at, user_at = (slice(a, b) for a, b in zip([0, *ends[:-1]], ends, strict=True))
+    statement = _Statement(sql, seat, game, token, user, (seats_at, game_at, token_at, user_at))
     _statements[connection.vendor] = statement
     return statement
 
@@ -121,16 +123,17 @@ def _running(lengths: Sequence[int]) -> list[int]:
 
 
 def _part(model: type[Model], names: list[str]) -> _Part:
-    fields = tuple(model._meta.get_field(name) for name in names)
+    by_name = {field.name: field for field in model._meta.concrete_fields}
+    fields = tuple(by_name[name] for name in names)
     converters = []
     for field in fields:
-        column = field.get_col(model._meta.db_table)  # type: ignore[union-attr]
+        column = field.get_col(model._meta.db_table)
         found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         converters.append((tuple(found), column))
-    return _Part(fields, tuple(converters))  # type: ignore[arg-type]
+    return _Part(fields, tuple(converters))
 
 
-def _instance(model: type[Model], part: _Part, values: Sequence[Any]) -> Any:
+def _instance(model: type[_M], part: _Part, values: Sequence[Any]) -> _M:
     converted = []
     for value, (converters, column) in zip(values, part.converters, strict=True):
         for convert in converters:

@@ -15,14 +15,16 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from django.db import IntegrityError, connection
+from django.db.models import Field
 from django.utils import timezone
 
 from games.codec import event_from_dict, event_to_dict
 from games.engine import Event as EngineEvent
 from games.engine import redact
-from games.models import Event, Game
+from games.models import Event, Game, GameId
 
 
 class StaleSeq(Exception):
@@ -130,15 +132,16 @@ def _seq_now(game: Game) -> int:
 # and updates nothing. The unique (game, seq) constraint is the second guard. Plain SQL: this is the server's
 # hottest write, and the ORM's query building cost more than the database's work.
 _MOVE_HEAD = f"UPDATE {Game._meta.db_table} SET seq = %s, head_hash = %s WHERE id = %s AND seq = %s"
+_EVENT_FIELDS = {field.name: field for field in Event._meta.concrete_fields}
 _INSERTED = [
-    Event._meta.get_field(name)
+    _EVENT_FIELDS[name]
     for name in ("seq", "type", "seat", "data", "commitment", "salt", "created_at", "prev_hash", "hash", "reason")
 ]
 _COLUMNS = ", ".join(["game_id", *(field.column for field in _INSERTED)])
 _ROW = ", ".join(["%s"] * len(_INSERTED))
 
 
-def _with_game(key: Any, values: list[Any]) -> list[Any]:
+def _with_game(key: UUID | str, values: list[Any]) -> list[Any]:
     per_row = len(_INSERTED)
     return [value for at in range(0, len(values), per_row) for value in (key, *values[at:at + per_row])]
 
@@ -148,9 +151,12 @@ def _insert_sql(count: int) -> str:
     return f"INSERT INTO {Event._meta.db_table} ({_COLUMNS}) VALUES " + ", ".join([f"(%s, {_ROW})"] * count)
 
 
-def _cast_type(field: Any) -> str:
+def _cast_type(field: Field[Any, Any]) -> str:
     # text, not varchar(n): a cast to varchar(n) cuts a longer string short, where the insert must refuse it
-    return "text" if field.get_internal_type() == "CharField" else field.cast_db_type(connection)
+    if field.get_internal_type() == "CharField":
+        return "text"
+    cast: str = field.cast_db_type(connection)  # type: ignore[attr-defined]  # Django's Field has it; django-stubs lacks it
+    return cast
 
 
 @functools.cache
@@ -165,12 +171,12 @@ def _append_sql(count: int) -> str:
     )
 
 
-def rows_between(game_id: Any, after: int, upto: int | None = None) -> Iterable[Event]:
+def rows_between(game_id: GameId, after: int, upto: int | None = None) -> Iterable[Event]:
     rows = Event.objects.filter(game_id=game_id, seq__gt=after).order_by("seq")
     return rows.filter(seq__lte=upto) if upto is not None else rows
 
 
-def events_between(game_id: Any, after: int, upto: int) -> list[EngineEvent]:
+def events_between(game_id: GameId, after: int, upto: int) -> list[EngineEvent]:
     """The engine events after `after` up to `upto`: what replay needs.
 
     The hottest read of the server (every state rebuild), so one plain SQL statement: building the ORM query
@@ -181,9 +187,10 @@ def events_between(game_id: Any, after: int, upto: int) -> list[EngineEvent]:
         return [event_from_dict(json.loads(data) if isinstance(data, str) else data) for (data,) in cursor]
 
 
-def game_key(game_id: Any) -> Any:
+def game_key(game_id: GameId) -> UUID | str:
     """A game id as the database stores it, for plain SQL (a uuid on PostgreSQL, 32 hex digits on SQLite)."""
-    return Game._meta.pk.get_db_prep_value(game_id, connection)
+    key: UUID | str = Game._meta.pk.get_db_prep_value(game_id, connection)
+    return key
 
 
 _EVENTS_BETWEEN = f"SELECT data FROM {Event._meta.db_table} WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"

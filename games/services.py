@@ -9,25 +9,23 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import inbox, invitations, log, notify, states
 from games.engine import Event as EngineEvent
-from games.engine import Move, begin, step
+from games.engine import Move, State, begin, step
 from games.engine.events import SeatResigned
 from games.engine.state import SETUP_TICKETS
 from games.errors import ServiceError
-from games.models import BOT_LEVELS, Event, Game, Seat, map_name
+from games.models import BOT_LEVELS, Event, Game, GameId, Seat, map_name
 from games.viewers import seat_of
 from ttr_server import logs, metrics
-
-User = AbstractBaseUser | AnonymousUser
 
 
 def _system_rng() -> random.Random:
@@ -50,10 +48,11 @@ class TimeControl:
 
 
 def game_create(
-    user: Any, map_name: str, players: int, ranked: bool, turn_seconds: int | None, fallback_bot: str = "greedy",
-    *, clock: TimeControl | None = None, private: bool = False,
+    user: User, *, map_name: str, players: int, ranked: bool = False, clock: TimeControl | None = None,
+    fallback_bot: str = "greedy", private: bool = False,
 ) -> Game:
-    clock = clock or TimeControl(turn_seconds=turn_seconds)
+    """An open game on `map_name` for `players`, `user` in its first seat (`clock` None: live, no clock)."""
+    clock = clock or TimeControl()
     with transaction.atomic():
         game = Game.objects.create(
             map=map_name, players=players, ranked=ranked, turn_seconds=clock.turn_seconds, fallback_bot=fallback_bot,
@@ -67,7 +66,7 @@ def game_create(
 
 
 def game_form(
-    seats: list[Any], *, map_name: str, ranked: bool, clock: TimeControl, fallback_bot: str = "greedy",
+    seats: Sequence[User | str], *, map_name: str, ranked: bool, clock: TimeControl, fallback_bot: str = "greedy",
     private: bool = False, first_seat: int | None = None, rematch_of: Game | None = None,
 ) -> Game:
     """Create and start a game for a table that is already complete (the queue's, a rematch's), in the caller's
@@ -89,7 +88,7 @@ def game_form(
     return game
 
 
-def _locked_open_game(game_id: Any) -> Game:
+def _locked_open_game(game_id: GameId) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status != Game.Status.OPEN:
         raise ServiceError("not_open", "the game has already started", status=409)
@@ -110,39 +109,43 @@ def _free_seat(game: Game, seat_number: int | None) -> Seat:
     return seats[seat_number]
 
 
-def game_join(game_id: Any, user: Any, seat_number: int | None, invite: str | None = None) -> Game:
-    """Seat `user`; a private game seats only the holder of an unused invitation (games/invitations.py)."""
+def game_join(game_id: GameId, *, user: User, seat: int | None = None, invite: str | None = None) -> Game:
+    """Seat `user` (`seat` None: in the first free seat); a private game seats only the holder of an unused
+    invitation (games/invitations.py)."""
     with transaction.atomic():
         game = _locked_open_game(game_id)
         if game.seats.filter(user=user).exists():
             raise ServiceError("already_seated", "you already have a seat in this game", status=409)
-        seat = _free_seat(game, seat_number)
+        free = _free_seat(game, seat)
         if invite is not None:
             invitations.redeem(game, user, invite)
         elif game.private:
             raise ServiceError("invite_required", "a private game seats only those it invites", status=403, field="invite")
-        seat.user = user
+        free.user = user
         try:
-            seat.save(update_fields=["user"])
+            free.save(update_fields=["user"])
         except IntegrityError as error:
             raise ServiceError("seat_taken", "that seat was just taken", status=409) from error
     return game
 
 
-def game_add_bot(game_id: Any, user: Any, level: str, seat_number: int | None) -> Game:
+def game_add_bot(game_id: GameId, *, user: User, level: str, seat: int | None = None) -> Game:
+    """The creator `user` seats a bot of `level` (`seat` None: in the first free seat)."""
     if level not in BOT_LEVELS:
         raise ServiceError("invalid", f"level must be one of {BOT_LEVELS}", field="level")
     with transaction.atomic():
         game = _locked_open_game(game_id)
         if game.created_by_id != user.pk:
             raise ServiceError("not_creator", "only the game's creator seats bots", status=403)
-        seat = _free_seat(game, seat_number)
-        seat.bot = level
-        seat.save(update_fields=["bot"])
+        free = _free_seat(game, seat)
+        free.bot = level
+        free.save(update_fields=["bot"])
     return game
 
 
-def game_start(game_id: Any, user: Any, fill_with_bots: str | None) -> Game:
+def game_start(game_id: GameId, *, user: User, fill_with_bots: str | None = None) -> Game:
+    """The creator `user` starts the game, its empty seats filled with bots of `fill_with_bots` (None: none may be
+    empty)."""
     if fill_with_bots is not None and fill_with_bots not in BOT_LEVELS:
         raise ServiceError("invalid", f"fill_with_bots must be one of {BOT_LEVELS}", field="fill_with_bots")
     with transaction.atomic():
@@ -174,7 +177,7 @@ def _begin(game: Game, first_seat: int | None = None, *, tell: bool = True) -> N
     transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
 
 
-def tell_turns(game: Game, before: Any, after: Any) -> None:
+def tell_turns(game: Game, before: State | None, after: State) -> None:
     """In a daily game, a `your_turn` notification to each person whose decision the move just opened."""
     if game.speed != "daily" or after.finished:
         return
@@ -195,7 +198,7 @@ class Played:
     finished: bool
 
 
-def game_play(game: Game, user: Any, expected_seq: int, move: Move) -> Played:
+def game_play(game: Game, *, user: User, expected_seq: int, move: Move) -> Played:
     """Play `move` for the user's seat; raises ServiceError, StaleSeq or the engine's IllegalMove."""
     seat = seat_of(game, user)
     if seat is None:
@@ -249,7 +252,7 @@ def play_seat(
 
 
 def _after_append(
-    game_id: Any, seq: int, state: Any, *, by_bot: bool, bot_seats: frozenset[int], levels: dict[int, str] | None = None
+    game_id: GameId, seq: int, state: State, *, by_bot: bool, bot_seats: frozenset[int], levels: dict[int, str] | None = None
 ) -> None:
     states.remember(game_id, seq, state)
     deciding = sorted(bot_seats.intersection(state.deciders()))
@@ -261,13 +264,13 @@ def _after_append(
     notify.game_moved(game_id, seq)
 
 
-def game_resign(game_id: Any, user: Any) -> Game:
+def game_resign(game_id: GameId, *, user: User) -> Game:
     """The user leaves the game: the game's fallback bot plays their seat from now on (`seat_resigned`)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.ACTIVE:
             raise ServiceError("not_active", f"the game is {game.status}: only an active game can be left", status=409)
-        seat = next((s for s in game.seat_list if user.is_authenticated and s.user_id == user.pk), None)
+        seat = next((s for s in game.seat_list if s.user_id == user.pk), None)
         if seat is None:
             raise ServiceError("not_a_player", "you have no seat in this game", status=403)
         if seat.stand_in:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import select
 import time
+from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
-
 
 DISTRUST_SECONDS = 5.0
 _distrusted_until = 0.0
@@ -32,7 +32,7 @@ def distrust(seconds: float = DISTRUST_SECONDS) -> None:
     _distrusted_until = max(_distrusted_until, time.monotonic() + seconds)
 
 
-def check_quietly(conn: psycopg.Connection) -> None:  # type: ignore[type-arg]  # the pool checks connections of any row type
+def check_quietly(conn: psycopg.Connection[Any]) -> None:  # Any: the pool checks connections of any row type
     if conn.closed:
         raise psycopg.OperationalError("the pooled connection is closed")
     if time.monotonic() < _distrusted_until:

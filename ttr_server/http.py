@@ -15,6 +15,7 @@ over the limit is refused at once, and a chunked body is refused as soon as it p
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import django
@@ -27,6 +28,10 @@ from django.urls import set_script_prefix
 
 from ttr_server import limits
 
+# ASGI's receive and send, as Django's handler takes them
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
+
 
 class _TooLarge(Exception):
     pass
@@ -36,7 +41,7 @@ class ASGIHandler(asgi.ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)  # the chain runs in the worker thread, sync end to end
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         """Without Django's `ThreadSensitiveContext` around each request: under it, the request's one sync call got
         a new thread, started and joined every time, with the event loop standing still meanwhile (a fifth of a
         move's samples at 32 clients, bench/profile_moves.py). The call runs in a thread of the loop's pool
@@ -45,7 +50,7 @@ class ASGIHandler(asgi.ASGIHandler):
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}")
         await self.handle(scope, receive, send)
 
-    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def handle(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         path = scope.get("raw_path") or scope["path"]
         refused = limits.refusal(len(path) + len(scope.get("query_string", b"")), _header(scope, b"content-length"))
         if refused is not None:
@@ -68,7 +73,7 @@ class ASGIHandler(asgi.ASGIHandler):
         finally:
             body_file.close()
 
-    async def read_body(self, receive: Any) -> Any:
+    async def read_body(self, receive: Receive) -> io.BytesIO:
         """The body, refused with `_TooLarge` as soon as it passes the limit (Django's reads it all)."""
         body_file = io.BytesIO()  # bounded by the limit: memory is enough
         size = 0
@@ -88,13 +93,15 @@ class ASGIHandler(asgi.ASGIHandler):
         body_file.seek(0)
         return body_file
 
-    def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
+    def _respond(self, scope: dict[str, Any], body_file: io.BytesIO) -> HttpResponseBase:
         set_script_prefix(asgi.get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
-        request, response = self.create_request(scope, body_file)
-        if request is not None:
-            response = self.get_response(request)
-            response._handler_class = self.__class__  # type: ignore[attr-defined]
+        created = self.create_request(scope, body_file)  # (the request, None) or (None, the response refusing it)
+        if created[0] is None:
+            response = created[1]
+        else:
+            response = self.get_response(created[0])
+            response._handler_class = self.__class__  # type: ignore[attr-defined]  # as Django's handler sets it; unstubbed
         if not response.streaming:
             response.close()  # sends request_finished: database connections go back to the pool
         return response

@@ -24,6 +24,7 @@ from games import accounts
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.errors import error, error_responses
+from games.api.fields import ObjectSerializer
 
 
 class AuthThrottle(ScopedRateThrottle):
@@ -38,10 +39,10 @@ class _AuthView(APIView):
     throttle_classes = [AuthThrottle]
     throttle_scope = "auth"
 
-    def credentials(self, request: Request, serializer_class: type = s.CredentialsSerializer) -> dict[str, Any]:
-        serializer = serializer_class(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
+    def credentials(
+        self, request: Request, serializer_class: type[ObjectSerializer] = s.CredentialsSerializer
+    ) -> dict[str, Any]:
+        return s.valid_body(serializer_class, request.data)
 
 
 class RegisterView(_AuthView):

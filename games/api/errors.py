@@ -16,8 +16,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.api.responses import ErrorSerializer
 from games.codec import InvalidMove
 from games.engine import IllegalMove, NotYourTurn
+from games.errors import ServiceError
 from games.log import StaleSeq
-from games.services import ServiceError
 
 _DRF_CODES = {
     exceptions.NotAuthenticated: "not_authenticated",
@@ -51,7 +51,7 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorSerializer, description=ERROR_STATUSES[code]) for code in statuses}
 
 
-def error(code: str, detail: str, status_code: int, **extra: Any) -> Response:
+def error(code: str, detail: str, status_code: int, **extra: object) -> Response:
     return Response({"code": code, "detail": detail, **extra}, status=status_code)
 
 
@@ -87,7 +87,7 @@ def _clipped(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _sentence(detail: Any) -> str:
+def _sentence(detail: object) -> str:
     if isinstance(detail, dict):
         return "; ".join(f"{field}: {_sentence(value)}" for field, value in detail.items())
     if isinstance(detail, list):

@@ -11,6 +11,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+# A serializer of a JSON object: what it reads (a request, a query) or describes (an answer) is a dict, never a model.
+ObjectSerializer = serializers.Serializer[dict[str, Any]]
+
 
 class StrictIntegerField(serializers.IntegerField):
     default_error_messages = {"invalid": "must be a JSON integer"}
@@ -46,7 +49,7 @@ class StrictChoiceField(serializers.ChoiceField):
         kwargs.setdefault("error_messages", {"invalid_choice": f"must be one of {', '.join(choices)}"})
         super().__init__(choices=choices, **kwargs)
 
-    def to_internal_value(self, data: Any) -> Any:
+    def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid_choice", input="")
         return super().to_internal_value(data)

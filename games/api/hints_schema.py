@@ -11,13 +11,14 @@ import types
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from games.api.moves_schema import PAYMENT_SCHEMA
+from games.engine import Event
 from games.engine import events as ev
 from games.engine.moves import Payment
 
-_SCALARS: dict[Any, dict[str, Any]] = {str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"}}
+_SCALARS: dict[object, dict[str, Any]] = {str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"}}
 
 
-def schema_of(hint: Any) -> dict[str, Any]:
+def schema_of(hint: object) -> dict[str, Any]:
     if hint == Payment:
         return dict(PAYMENT_SCHEMA)
     if hint in _SCALARS:
@@ -35,7 +36,7 @@ def schema_of(hint: Any) -> dict[str, Any]:
 
 def object_schema(cls: type, **extra: dict[str, Any]) -> dict[str, Any]:
     hints = get_type_hints(cls)
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    fields = dataclasses.fields(cls)
     properties = {f.name: schema_of(hints[f.name]) for f in fields}
     required = [f.name for f in fields if f.default is dataclasses.MISSING]
     return {
@@ -43,7 +44,7 @@ def object_schema(cls: type, **extra: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def event_data_schema(event_type: type) -> dict[str, Any]:
+def event_data_schema(event_type: type[Event]) -> dict[str, Any]:
     """An event's `data` as the API shows it: its fields, the schema version `v`, maybe a commitment."""
     schema = object_schema(
         event_type,
@@ -51,7 +52,7 @@ def event_data_schema(event_type: type) -> dict[str, Any]:
         commitment={"type": "string", "description": "SHA-256 commitment to the hidden fields (see /audit)"},
     )
     schema["required"] = [*schema["required"], "v"]
-    schema["title"] = event_type.type  # type: ignore[attr-defined]
+    schema["title"] = event_type.type
     return schema
 
 

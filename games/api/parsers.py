@@ -8,7 +8,8 @@ media type is a 415 (DRF answers it once a view reads the body).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import IO, Any, NoReturn
 
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
@@ -17,7 +18,9 @@ MAX_DEPTH = 16  # the deepest request of the API (a move's payment) is 3 levels
 
 
 class StrictJSONParser(JSONParser):
-    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+    def parse(
+        self, stream: IO[bytes] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:  # any JSON value: a view's serializer says which it takes
         raw = stream.read() if stream is not None else b""
         try:
             text = raw.decode("utf-8")
@@ -31,7 +34,7 @@ class StrictJSONParser(JSONParser):
             raise ParseError("the body is not valid JSON") from error
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 

@@ -4,37 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
 from rest_framework.request import Request
 
-from games.api.fields import QueryBooleanField, QueryIntegerField, StrictChoiceField
+from games.api.fields import ObjectSerializer, QueryBooleanField, QueryIntegerField, StrictChoiceField
 from games.models import Game
 
 MAX_PAGE_SIZE = 100
 
 
-class GamesQuery(serializers.Serializer):
+class GamesQuery(ObjectSerializer):
     status = StrictChoiceField(list(Game.Status.values), required=False, help_text="only games in this status")
     mine = QueryBooleanField(required=False, help_text="only games you have a seat in (1 or true)")
     page = QueryIntegerField(min_value=1, required=False)
     page_size = QueryIntegerField(min_value=1, max_value=MAX_PAGE_SIZE, required=False)
 
 
-class NotificationsQuery(serializers.Serializer):
+class NotificationsQuery(ObjectSerializer):
     unread = QueryBooleanField(required=False, help_text="only the notifications not read yet (1 or true)")
 
 
-class EventsQuery(serializers.Serializer):
+class EventsQuery(ObjectSerializer):
     after = QueryIntegerField(min_value=0, required=False, help_text="the events after this seq (default 0: all)")
 
 
-class ReplayQuery(serializers.Serializer):
+class ReplayQuery(ObjectSerializer):
     at = QueryIntegerField(min_value=0, help_text="the seq to show the game at (0 .. the game's seq)")
 
 
-def parsed(query_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+def parsed(query_class: type[ObjectSerializer], request: Request) -> dict[str, Any]:
     """The query parameters this serializer describes, or a 400 `invalid` naming the one at fault."""
-    given = request.query_params
-    serializer = query_class(data={name: given[name] for name in query_class().fields if name in given})
+    given, described = request.query_params, query_class().fields
+    serializer = query_class(data={name: given[name] for name in given if name in described})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.fields import ObjectSerializer
 from games.api.hints_schema import event_data_schemas, schema_of
 from games.api.moves_schema import MOVE_SCHEMA, PAYMENT_SCHEMA
 from games.engine.cards import CARD_KINDS
@@ -18,41 +19,41 @@ from games.models import BOT_LEVELS, NOTIFICATION_KINDS
 HAND = {**PAYMENT_SCHEMA, "description": "cards by colour"}
 
 
-class RegisteredSerializer(serializers.Serializer):
+class RegisteredSerializer(ObjectSerializer):
     username = serializers.CharField()
     token = serializers.CharField()
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(ObjectSerializer):
     token = serializers.CharField()
 
 
-class LoggedInSerializer(serializers.Serializer):
+class LoggedInSerializer(ObjectSerializer):
     username = serializers.CharField()
 
 
-class OkSerializer(serializers.Serializer):
+class OkSerializer(ObjectSerializer):
     ok = serializers.BooleanField()
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(ObjectSerializer):
     seat = serializers.IntegerField()
     username = serializers.CharField(allow_null=True)
     bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True)
     resigned = serializers.BooleanField(help_text="the player left: the game's fallback bot plays this seat")
 
 
-class RematchOfferSerializer(serializers.Serializer):
+class RematchOfferSerializer(ObjectSerializer):
     by = serializers.CharField()
     accepted_by = serializers.ListField(child=serializers.CharField())
     game = serializers.UUIDField(allow_null=True, help_text="the new game, once every person has accepted")
 
 
-class RematchSerializer(serializers.Serializer):
+class RematchSerializer(ObjectSerializer):
     offer = RematchOfferSerializer()
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(ObjectSerializer):
     id = serializers.UUIDField()
     map = serializers.ChoiceField(choices=["europe", "usa"])
     players = serializers.IntegerField(min_value=2, max_value=5)
@@ -77,7 +78,7 @@ class GameSummarySerializer(serializers.Serializer):
     rematch = RematchOfferSerializer(required=False, allow_null=True, help_text="a finished game's rematch offer")
 
 
-class PageSerializer(serializers.Serializer):
+class PageSerializer(ObjectSerializer):
     # A page of a paginated list: how many in all and the links around it; subclasses add their `results`.
     count = serializers.IntegerField()
     next = serializers.URLField(allow_null=True)
@@ -88,7 +89,7 @@ class GameListSerializer(PageSerializer):
     results = GameSummarySerializer(many=True)
 
 
-class PublicPlayerSerializer(serializers.Serializer):
+class PublicPlayerSerializer(ObjectSerializer):
     seat = serializers.IntegerField()
     cards = serializers.IntegerField()
     tickets = serializers.IntegerField()
@@ -109,7 +110,7 @@ class SeatScoreField(serializers.JSONField):
     pass
 
 
-class TunnelSerializer(serializers.Serializer):
+class TunnelSerializer(ObjectSerializer):
     seat = serializers.IntegerField()
     route = serializers.CharField()
     cards = HandField()
@@ -117,7 +118,7 @@ class TunnelSerializer(serializers.Serializer):
     extra = serializers.IntegerField()
 
 
-class ViewSerializer(serializers.Serializer):
+class ViewSerializer(ObjectSerializer):
     """The game as the requesting user may see it (docs/RULES.md X-SEC-1); once it is finished, everything."""
 
     map = serializers.ChoiceField(choices=["europe", "usa"])
@@ -153,7 +154,7 @@ class ViewSerializer(serializers.Serializer):
     winner_seats = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 
-class StateSerializer(serializers.Serializer):
+class StateSerializer(ObjectSerializer):
     seq = serializers.IntegerField(min_value=0)
     status = serializers.ChoiceField(choices=["open", "active", "finished"])
     view = ViewSerializer()
@@ -168,7 +169,7 @@ class MoveOutField(serializers.JSONField):
     pass
 
 
-class LegalMovesSerializer(serializers.Serializer):
+class LegalMovesSerializer(ObjectSerializer):
     seq = serializers.IntegerField(min_value=0)
     moves = serializers.ListField(child=MoveOutField())
 
@@ -178,18 +179,20 @@ class EventDataField(serializers.JSONField):
     pass
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(ObjectSerializer):
     seq = serializers.IntegerField(min_value=1)
     type = serializers.CharField()
     at = serializers.DateTimeField()
     seat = serializers.IntegerField(allow_null=True)
-    data = EventDataField()
+    # `data` (and ErrorSerializer's `fields`) also name properties of Serializer: DRF's metaclass takes declared
+    # fields off the class, so the properties stay, but the stubs read the declaration as an override
+    data = EventDataField()  # type: ignore[assignment]  # a declared field, not Serializer.data
     reason = serializers.CharField(
         required=False, help_text="on the first event of a bot's move only: why the bot made it, in words"
     )
 
 
-class EventsSerializer(serializers.Serializer):
+class EventsSerializer(ObjectSerializer):
     seq = serializers.IntegerField(min_value=0)
     events = EventSerializer(many=True)
 
@@ -213,29 +216,31 @@ class ScoreEntryField(serializers.JSONField):
     pass
 
 
-class ScoreSerializer(serializers.Serializer):
+class ScoreSerializer(ObjectSerializer):
     scores = serializers.ListField(child=ScoreEntryField())
     winner_seats = serializers.ListField(child=serializers.IntegerField())
     end_reason = serializers.CharField(allow_null=True)
 
 
-class VerifySerializer(serializers.Serializer):
+class VerifySerializer(ObjectSerializer):
     ok = serializers.BooleanField()
     events = serializers.IntegerField(min_value=0)
     head_hash = serializers.CharField()
     problems = serializers.ListField(child=serializers.CharField())
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(ObjectSerializer):
     code = serializers.CharField(help_text="machine-readable: see the README's table of error codes")
     detail = serializers.CharField(help_text="a human sentence")
     rule = serializers.CharField(required=False, help_text="the docs/RULES.md rule ID that refuses a move")
     seq = serializers.IntegerField(required=False, help_text="the game's current seq (stale_seq)")
     field = serializers.CharField(required=False, allow_null=True, help_text="the request field at fault")
-    fields = serializers.DictField(child=serializers.CharField(), required=False, help_text="field -> problem")
+    fields = serializers.DictField(  # type: ignore[assignment]  # a declared field (see EventSerializer.data)
+        child=serializers.CharField(), required=False, help_text="field -> problem"
+    )
 
 
-class MapRatingSerializer(serializers.Serializer):
+class MapRatingSerializer(ObjectSerializer):
     rating = serializers.FloatField(help_text="the rating shown: mu - 3 sigma")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -253,12 +258,12 @@ class LeaderboardSerializer(PageSerializer):
     results = LeaderboardEntrySerializer(many=True)
 
 
-class RatingsByMapSerializer(serializers.Serializer):
+class RatingsByMapSerializer(ObjectSerializer):
     europe = MapRatingSerializer()
     usa = MapRatingSerializer()
 
 
-class RatingHistorySerializer(serializers.Serializer):
+class RatingHistorySerializer(ObjectSerializer):
     game = serializers.UUIDField()
     map = serializers.ChoiceField(choices=["europe", "usa"])
     place = serializers.IntegerField(min_value=1, help_text="the best place of the player's seats")
@@ -271,7 +276,7 @@ class RatingHistorySerializer(serializers.Serializer):
     sigma_after = serializers.FloatField()
 
 
-class PlayerSerializer(serializers.Serializer):
+class PlayerSerializer(ObjectSerializer):
     username = serializers.CharField()
     bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
     ratings = RatingsByMapSerializer(help_text="by map (unrated maps: the starting rating, 0 games)")
@@ -285,12 +290,12 @@ class MyGameSerializer(GameSummarySerializer):
     new_moves = serializers.IntegerField(help_text="events since you last looked at the game")
 
 
-class MyGamesSerializer(serializers.Serializer):
+class MyGamesSerializer(ObjectSerializer):
     results = MyGameSerializer(many=True)
     your_turn = serializers.IntegerField(help_text="how many games wait for your move")
 
 
-class QueueStatusSerializer(serializers.Serializer):
+class QueueStatusSerializer(ObjectSerializer):
     status = serializers.ChoiceField(choices=["waiting", "matched"])
     since = serializers.DateTimeField()
     map = serializers.ChoiceField(choices=["europe", "usa"])
@@ -303,25 +308,25 @@ class QueueStatusSerializer(serializers.Serializer):
     rating_gap = serializers.FloatField(required=False, help_text="the rating gap you accept now (it widens)")
 
 
-class InvitationSerializer(serializers.Serializer):
+class InvitationSerializer(ObjectSerializer):
     username = serializers.CharField()
     token = serializers.CharField()
 
 
-class VacationStatusSerializer(serializers.Serializer):
+class VacationStatusSerializer(ObjectSerializer):
     until = serializers.DateTimeField(allow_null=True, help_text="your daily clocks stand still until then")
     days_left = serializers.IntegerField(help_text="vacation days left in the last 365 days")
 
 
-class NotificationSerializer(serializers.Serializer):
+class NotificationSerializer(ObjectSerializer):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=NOTIFICATION_KINDS)
     game = serializers.UUIDField(allow_null=True)
     at = serializers.DateTimeField()
     read = serializers.BooleanField()
     text = serializers.CharField()
-    data = serializers.DictField(required=False)
+    data = serializers.DictField(required=False)  # type: ignore[assignment]  # a declared field (see EventSerializer.data)
 
 
-class NotificationListSerializer(serializers.Serializer):
+class NotificationListSerializer(ObjectSerializer):
     results = NotificationSerializer(many=True)

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework.request import Request
+
 from games.api.errors import ERROR_STATUSES
 
 EVERYWHERE = (414,)
 
 
-def add_common_errors(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+def add_common_errors(
+    result: dict[str, Any], generator: SchemaGenerator, request: Request | None, public: bool
+) -> dict[str, Any]:
     error_ref = {"$ref": "#/components/schemas/Error"}
     for path in result.get("paths", {}).values():
         for operation in path.values():

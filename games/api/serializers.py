@@ -12,14 +12,14 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import accounts
-from games.api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
+from games.api.fields import ObjectSerializer, StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
 from games.api.moves_schema import MOVE_SCHEMA
 from games.models import BOT_LEVELS, MAP_CHOICES, SPEED_CHOICES
 
 MAX_DAYS_PER_MOVE, MAX_BANK_DAYS = 14, 30
 
 
-def valid_body(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+def valid_body(serializer_class: type[ObjectSerializer], data: Any) -> dict[str, Any]:
     """The request body as `serializer_class` validates it, or the 400 `invalid` naming the field at fault."""
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -42,12 +42,12 @@ class UsernameField(StrictCharField):
     pass
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(ObjectSerializer):
     username = StrictCharField(max_length=150, trim_whitespace=False)
     password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
 
 
-class RegisterSerializer(serializers.Serializer):
+class RegisterSerializer(ObjectSerializer):
     username = UsernameField(max_length=150, trim_whitespace=False)
     password = StrictCharField(
         min_length=8, max_length=128, trim_whitespace=False, write_only=True,
@@ -55,7 +55,7 @@ class RegisterSerializer(serializers.Serializer):
     )
 
 
-class GameCreateSerializer(serializers.Serializer):
+class GameCreateSerializer(ObjectSerializer):
     map = StrictChoiceField([m for m, _ in MAP_CHOICES])
     players = StrictIntegerField(min_value=2, max_value=MAX_SEATS)
     ranked = StrictBooleanField(default=False)
@@ -84,7 +84,7 @@ class GameCreateSerializer(serializers.Serializer):
         return data
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(ObjectSerializer):
     seat = StrictIntegerField(
         min_value=0, max_value=MAX_SEATS - 1, required=False, allow_null=True,
         help_text="a free seat of this game; omitted or null: the first free seat",
@@ -95,11 +95,11 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
-class InviteSerializer(serializers.Serializer):
+class InviteSerializer(ObjectSerializer):
     username = UsernameField(max_length=150)
 
 
-class QueueSerializer(serializers.Serializer):
+class QueueSerializer(ObjectSerializer):
     map = StrictChoiceField([m for m, _ in MAP_CHOICES])
     players = serializers.ListField(
         child=StrictIntegerField(min_value=2, max_value=MAX_SEATS), min_length=1, max_length=4,
@@ -118,11 +118,11 @@ class QueueSerializer(serializers.Serializer):
         return sorted(value)
 
 
-class VacationSerializer(serializers.Serializer):
+class VacationSerializer(ObjectSerializer):
     days = StrictIntegerField(min_value=1, max_value=30)
 
 
-class ReadSerializer(serializers.Serializer):
+class ReadSerializer(ObjectSerializer):
     ids = serializers.ListField(child=StrictIntegerField(min_value=1), required=False, max_length=1000)
     all = StrictBooleanField(required=False)
 
@@ -136,7 +136,7 @@ class BotSerializer(JoinSerializer):
     level = StrictChoiceField(BOT_LEVELS)
 
 
-class StartSerializer(serializers.Serializer):
+class StartSerializer(ObjectSerializer):
     fill_with_bots = StrictChoiceField(BOT_LEVELS, required=False, allow_null=True)
 
 
@@ -145,6 +145,6 @@ class MoveField(serializers.JSONField):
     """A move object; its shape is checked by games.codec (which names the field at fault)."""
 
 
-class MoveRequestSerializer(serializers.Serializer):
+class MoveRequestSerializer(ObjectSerializer):
     expected_seq = StrictIntegerField(min_value=0, help_text="the seq of the game as you last saw it")
     move = MoveField()

@@ -14,14 +14,13 @@ from rest_framework import permissions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from games import game_rows, selectors, services, viewers
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
-from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication
+from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication, signed_in
 from games.api.errors import error, error_responses
 from games.codec import move_from_dict
 from games.models import Game
@@ -58,11 +57,12 @@ class GamesView(APIView):
     def post(self, request: Request) -> Response:
         data = s.valid_body(s.GameCreateSerializer, request.data)
         clock = services.TimeControl(data["speed"], data["turn_seconds"], data["days_per_move"], data["bank_days"])
+        user = signed_in(request.user)
         game = services.game_create(
-            request.user, data["map"], data["players"], data["ranked"], data["turn_seconds"], data["fallback_bot"],
-            clock=clock, private=data["private"],
+            user, map_name=data["map"], players=data["players"], ranked=data["ranked"], clock=clock,
+            fallback_bot=data["fallback_bot"], private=data["private"],
         )
-        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user), status=status.HTTP_201_CREATED)
+        return Response(selectors.game_summary(selectors.game_get(game.pk), user), status=status.HTTP_201_CREATED)
 
 
 class GameView(APIView):
@@ -78,7 +78,7 @@ class JoinView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.JoinSerializer, request.data)
-        services.game_join(game.pk, request.user, data.get("seat"), data.get("invite"))
+        services.game_join(game.pk, user=signed_in(request.user), seat=data.get("seat"), invite=data.get("invite"))
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
@@ -89,7 +89,7 @@ class BotsView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.BotSerializer, request.data)
-        services.game_add_bot(game.pk, request.user, data["level"], data.get("seat"))
+        services.game_add_bot(game.pk, user=signed_in(request.user), level=data["level"], seat=data.get("seat"))
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
@@ -100,7 +100,7 @@ class StartView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.StartSerializer, request.data)
-        services.game_start(game.pk, request.user, data.get("fill_with_bots"))
+        services.game_start(game.pk, user=signed_in(request.user), fill_with_bots=data.get("fill_with_bots"))
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
@@ -115,7 +115,7 @@ class ResignView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        services.game_resign(game.pk, request.user)
+        services.game_resign(game.pk, user=signed_in(request.user))
         return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
 
 
@@ -125,7 +125,7 @@ class OneGameView(APIView):
 
     authentication_classes = [
         GameTokenAuthentication,
-        *(auth for auth in api_settings.DEFAULT_AUTHENTICATION_CLASSES if auth is not ExpiringTokenAuthentication),
+        *(auth for auth in APIView.authentication_classes if auth is not ExpiringTokenAuthentication),
     ]
     game_read: game_rows.GameRead | None = None  # set by GameTokenAuthentication when the request has a token
 
@@ -170,7 +170,7 @@ class MovesView(OneGameView):
         game = self.game()
         data = s.valid_body(s.MoveRequestSerializer, request.data)
         move = move_from_dict(data["move"])
-        played = services.game_play(game, request.user, data["expected_seq"], move)
+        played = services.game_play(game, user=signed_in(request.user), expected_seq=data["expected_seq"], move=move)
         # The appended rows, projected like /events (docs/API.md's event shape: seq, type, at, seat, data).
         events = viewers.projected(played.rows, seat=played.seat, finished=played.finished)
         return Response({"seq": played.seq, "events": events}, status=status.HTTP_201_CREATED)

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import account_settings, links, vacations
 from games.api import responses as r
+from games.api.authentication import signed_in
 from games.api.errors import error_responses
-from games.api.fields import StrictCharField, StrictChoiceField
+from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
 from games.api.serializers import valid_body
 from games.models import NOTIFICATION_KINDS
@@ -60,7 +63,7 @@ class AddressField(serializers.EmailField):
         "description": "kinds of notification to mail (true) or not (false); kinds left out keep their setting",
     }
 )
-class NotifyField(serializers.Field):
+class NotifyField(serializers.Field[dict[str, bool], object, dict[str, bool], object]):
     default_error_messages = {
         "invalid": "must be an object of kinds and true or false",
         "unknown_kind": f"the kinds are {', '.join(NOTIFICATION_KINDS)}",
@@ -73,11 +76,11 @@ class NotifyField(serializers.Field):
             self.fail("unknown_kind")
         return dict(data)
 
-    def to_representation(self, value: Any) -> Any:
+    def to_representation(self, value: dict[str, bool]) -> dict[str, bool]:
         return value
 
 
-class MeUpdateSerializer(serializers.Serializer):
+class MeUpdateSerializer(ObjectSerializer):
     email = AddressField(required=False)
     notify = NotifyField(required=False)
     language = StrictChoiceField(
@@ -85,7 +88,7 @@ class MeUpdateSerializer(serializers.Serializer):
     )
 
 
-class LinkTokenSerializer(serializers.Serializer):
+class LinkTokenSerializer(ObjectSerializer):
     token = StrictCharField(
         min_length=1, max_length=TOKEN_MAX, trim_whitespace=False, help_text="the `token` of the link's query string"
     )
@@ -93,12 +96,12 @@ class LinkTokenSerializer(serializers.Serializer):
 
 NotifySettingsSerializer = type(
     "NotifySettingsSerializer",
-    (serializers.Serializer,),
+    (ObjectSerializer,),
     {kind: serializers.BooleanField(help_text="mailed or not") for kind in NOTIFICATION_KINDS},
 )
 
 
-class MeSerializer(serializers.Serializer):
+class MeSerializer(ObjectSerializer):
     username = serializers.CharField()
     email = serializers.EmailField(allow_null=True, help_text="the confirmed address notifications are mailed to")
     email_pending = serializers.EmailField(allow_null=True, help_text="an address whose link is not opened yet")
@@ -109,11 +112,11 @@ class MeSerializer(serializers.Serializer):
     vacation = r.VacationStatusSerializer(help_text="your daily clocks' vacation (POST /api/me/vacation)")
 
 
-class ConfirmedSerializer(serializers.Serializer):
+class ConfirmedSerializer(ObjectSerializer):
     email = serializers.EmailField(help_text="the address confirmed: notifications are mailed to it now")
 
 
-class UnsubscribedSerializer(serializers.Serializer):
+class UnsubscribedSerializer(ObjectSerializer):
     kind = serializers.ChoiceField(NOTIFICATION_KINDS)
     notify = serializers.BooleanField(help_text="always false: this kind is no longer mailed")
 
@@ -127,7 +130,7 @@ class MeView(APIView):
         "notifications are mailed, the language.",
     )
     def get(self, request: Request) -> Response:
-        return Response(_me(request.user))
+        return Response(_me(signed_in(request.user)))
 
     @extend_schema(
         operation_id="me_update", request=MeUpdateSerializer,
@@ -136,18 +139,19 @@ class MeView(APIView):
         f"{links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it.",
     )
     def patch(self, request: Request) -> Response:
-        account_settings.account_update(request.user, valid_body(MeUpdateSerializer, request.data))
-        return Response(_me(request.user))
+        user = signed_in(request.user)
+        account_settings.account_update(user, valid_body(MeUpdateSerializer, request.data))
+        return Response(_me(user))
 
 
-def _me(user: Any) -> dict[str, Any]:
+def _me(user: User) -> dict[str, Any]:
     return {**account_settings.account_settings(user), "vacation": vacations.status(user)}
 
 
 class _LinkView(APIView):
     """Opened from a mail: the token is the credential, so no login, no session (no CSRF) and no throttle."""
 
-    authentication_classes: list[type] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [permissions.AllowAny]
 
 

@@ -15,6 +15,7 @@ from games import inbox, invitations, matchmaker, rematch, selectors, vacations
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
+from games.api.authentication import signed_in
 from games.api.errors import error_responses
 from games.api.views import WRITE_ERRORS
 from games.models import Notification
@@ -34,7 +35,7 @@ class QueueView(APIView):
     def post(self, request: Request) -> Response:
         data = s.valid_body(s.QueueSerializer, request.data)
         entry = matchmaker.join(
-            request.user, data["map"], data["players"], data["ranked"], data["speed"], data["bots_after"]
+            signed_in(request.user), data["map"], data["players"], data["ranked"], data["speed"], data["bots_after"]
         )
         return Response(matchmaker.status(entry), status=status.HTTP_201_CREATED)
 
@@ -44,7 +45,7 @@ class QueueView(APIView):
 
     @extend_schema(operation_id="queue_leave", responses={204: None, **error_responses(401, 403, 404, 409)})
     def delete(self, request: Request) -> Response:
-        matchmaker.leave(request.user)
+        matchmaker.leave(signed_in(request.user))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -58,7 +59,8 @@ class InviteView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.InviteSerializer, request.data)
-        invitation = invitations.invite(game.pk, request.user, data["username"])
+        invitation = invitations.invite(game.pk, signed_in(request.user), data["username"])
+        assert invitation.invitee is not None  # an invitation sent to a person (the game's link has none)
         return Response(
             {"username": invitation.invitee.username, "token": invitation.token}, status=status.HTTP_201_CREATED
         )
@@ -74,7 +76,7 @@ class RematchView(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        return Response({"offer": rematch.offer_json(rematch.rematch(game.pk, request.user))})
+        return Response({"offer": rematch.offer_json(rematch.rematch(game.pk, signed_in(request.user)))})
 
 
 class MyGamesView(APIView):
@@ -85,7 +87,7 @@ class MyGamesView(APIView):
         description="Your open and active games (and those just over), the ones awaiting your move first.",
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.my_games(request.user))
+        return Response(selectors.my_games(signed_in(request.user)))
 
 
 class VacationView(APIView):
@@ -93,7 +95,7 @@ class VacationView(APIView):
 
     @extend_schema(operation_id="vacation_status", responses={200: r.VacationStatusSerializer, **READ_ERRORS})
     def get(self, request: Request) -> Response:
-        return Response(vacations.status(request.user))
+        return Response(vacations.status(signed_in(request.user)))
 
     @extend_schema(
         operation_id="vacation_take", request=s.VacationSerializer,
@@ -102,14 +104,14 @@ class VacationView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = s.valid_body(s.VacationSerializer, request.data)
-        return Response(vacations.take(request.user, data["days"]), status=status.HTTP_201_CREATED)
+        return Response(vacations.take(signed_in(request.user), data["days"]), status=status.HTTP_201_CREATED)
 
     @extend_schema(
         operation_id="vacation_end", responses={200: r.VacationStatusSerializer, **READ_ERRORS},
         description="End your vacation now: your clocks run again and the unused days are given back.",
     )
     def delete(self, request: Request) -> Response:
-        return Response(vacations.end(request.user))
+        return Response(vacations.end(signed_in(request.user)))
 
 
 class NotificationsView(APIView):
@@ -121,7 +123,7 @@ class NotificationsView(APIView):
     )
     def get(self, request: Request) -> Response:
         query = q.parsed(q.NotificationsQuery, request)
-        rows = Notification.objects.filter(user=request.user)
+        rows = Notification.objects.filter(user=signed_in(request.user))
         if query.get("unread"):
             rows = rows.filter(read=False)
         return Response({"results": [inbox.as_json(row) for row in rows.order_by("-pk")[:100]]})
@@ -136,5 +138,5 @@ class NotificationsReadView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = s.valid_body(s.ReadSerializer, request.data)
-        inbox.mark_read(request.user.pk, None if data.get("all") else data["ids"])
+        inbox.mark_read(signed_in(request.user).pk, None if data.get("all") else data["ids"])
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,12 +12,12 @@ from games import accounts, ratings
 from games.api import queries as q
 from games.api import responses as r
 from games.api.errors import error, error_responses
-from games.api.fields import QueryIntegerField, StrictChoiceField
+from games.api.fields import ObjectSerializer, QueryIntegerField, StrictChoiceField
 from games.api.views import GamesPagination
 from games.models import MAP_CHOICES
 
 
-class LeaderboardQuery(serializers.Serializer):
+class LeaderboardQuery(ObjectSerializer):
     map = StrictChoiceField([m for m, _ in MAP_CHOICES], help_text="the map whose ratings to list")
     page = QueryIntegerField(min_value=1, required=False)
     page_size = QueryIntegerField(min_value=1, max_value=q.MAX_PAGE_SIZE, required=False)

@@ -21,12 +21,13 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import close_old_connections
-from rest_framework.exceptions import NotAuthenticated
 
 from games import clocks, presence, selectors, services, viewers
+from games.api.authentication import signed_in
 from games.codec import move_from_dict
+from games.errors import ServiceError
 from games.models import Game
 from games.notify import group_name
 from games.realtime import messages
@@ -40,7 +41,9 @@ CLOSE_TRY_AGAIN = 1013  # RFC 6455: the database is briefly unavailable
 
 class GameConsumer(AsyncWebsocketConsumer):
     game_id: str
+    user: AbstractBaseUser | AnonymousUser
     seat: int | None = None
+    presence_sent: list[int] | None
 
     async def connect(self) -> None:
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -52,13 +55,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.presence_version, self.presence_sent = -1, None
         logs.bind(game=self.game_id, user=self.user.get_username() or None)  # on every line about this socket
         await self.accept()
-        if self.scope.get("auth_problem"):
-            await self.refuse({"code": "authentication_failed", "detail": self.scope["auth_problem"]}, CLOSE_UNAUTHORISED)
+        if problem := self.scope.get("auth_problem"):  # set by games/realtime/auth.py
+            await self.refuse({"code": "authentication_failed", "detail": str(problem)}, CLOSE_UNAUTHORISED)
             return
         async with self.lock:
             try:
                 state = await self._join()
-            except services.ServiceError as error:
+            except ServiceError as error:
                 await self.refuse(messages.error_body(error)[1], CLOSE_NOT_FOUND)
                 return
             except Exception as error:
@@ -170,16 +173,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.seat is None and seat is not None:  # a watcher who has taken a seat since: present from now
             self.seat = seat
             await announce(self.game_id, await presence.arrive(self.game_id, seat, self.channel_name))
-        answer = {"seq": game.seq, "events": viewers.projected(rows, seat=seat, finished=finished)}
-        if not answer["events"] and not resync:
+        events = viewers.projected(rows, seat=seat, finished=finished)
+        if not events and not resync:
             return False
-        message = {"type": "events", "seq": answer["seq"], "events": answer["events"]}
+        message: dict[str, Any] = {"type": "events", "seq": game.seq, "events": events}
         if clocks.has_clock(game):
             message["deadline"] = deadline  # the clock of the decision open now (None: nobody decides)
         if resync:
             message["resync"] = True  # the answer to a resync, which a client can tell from a push sent before it
         await self.send_json(message)
-        self.cursor = answer["seq"]
+        self.cursor = game.seq
         return True
 
     # what the client sends
@@ -231,11 +234,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         return {"type": "move_result", "ok": True, "seq": played.seq}, appended
 
     def _try_play(self, request: dict[str, Any]) -> tuple[services.Played, Game]:
-        if not self.user.is_authenticated:
-            raise NotAuthenticated()
-        game = selectors.game_row(self.game_id)
+        user = signed_in(self.user)  # an anonymous socket watches: NotAuthenticated
+        # the row this process last read or appended, when it is at the move's seq (hub.game_at); else a read
+        game = hub.game_at(self.game_id, request["expected_seq"]) or selectors.game_row(self.game_id)
         with metrics.moves_via("socket"):
-            played = services.game_play(game, self.user, request["expected_seq"], move_from_dict(request["move"]))
+            played = services.game_play(
+                game, user=user, expected_seq=request["expected_seq"], move=move_from_dict(request["move"])
+            )
         return played, game
 
     async def resync(self, after: int) -> None:

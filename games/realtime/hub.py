@@ -11,6 +11,7 @@ also renews the presence entries of this process's sockets (games/presence.py) a
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -98,6 +99,15 @@ class Hub:
         if feed is None or feed.lock.locked() or (feed.game is not None and feed.game.seq >= appended.game.seq):
             return
         feed.game, feed.rows, feed.after, feed.deadline = appended.game, appended.rows, appended.after, appended.deadline
+
+    def game_at(self, game_id: str, seq: int) -> Game | None:
+        """A copy of the game row last read here (or left by a move made here), if it is at `seq`: a socket's move
+        at that seq needs no read of its own, as the append checks the seq again (a stale one still gets
+        `stale_seq` with the database's seq). Every change to a game in play moves its seq (a resignation, a
+        timeout and the end are events), so a row at the move's seq is the row as it stands."""
+        feed = self.feeds.get(game_id)
+        game = feed.game if feed is not None else None
+        return copy.copy(game) if game is not None and game.seq == seq else None
 
     def add(self, socket: Socket) -> None:
         self.loop = asyncio.get_running_loop()

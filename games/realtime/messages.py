@@ -13,10 +13,10 @@ import json
 import logging
 from typing import Any
 
-from rest_framework import exceptions, serializers
+from rest_framework import exceptions
 
 from games.api.errors import exception_handler
-from games.api.fields import StrictIntegerField
+from games.api.fields import ObjectSerializer, StrictIntegerField
 from games.api.parsers import StrictJSONParser
 from games.api.serializers import MoveRequestSerializer
 from ttr_server import limits, unavailable
@@ -35,7 +35,7 @@ class Refused(Exception):
         self.status, self.body = status, body
 
 
-class ResyncSerializer(serializers.Serializer):
+class ResyncSerializer(ObjectSerializer):
     after = StrictIntegerField(min_value=0, help_text="the last seq the client has")
 
 
@@ -72,7 +72,7 @@ def parse(text: str | None, data: bytes | None) -> dict[str, Any]:
     return message
 
 
-def valid(serializer_class: type[serializers.Serializer], message: dict[str, Any]) -> dict[str, Any]:
+def valid(serializer_class: type[ObjectSerializer], message: dict[str, Any]) -> dict[str, Any]:
     serializer = serializer_class(data=message)
     if not serializer.is_valid():
         raise refused(exceptions.ValidationError(serializer.errors))

@@ -297,8 +297,8 @@ def test_a_ranked_game_played_to_its_end_is_scored_and_rated_once() -> None:
     from games import scoring, services
 
     ada = player("ada")
-    game = services.game_create(ada, "usa", 3, True, None)
-    services.game_start(game.pk, ada, "random")
+    game = services.game_create(ada, map_name="usa", players=3, ranked=True)
+    services.game_start(game.pk, user=ada, fill_with_bots="random")
     finish_by_services(str(game.pk), random.Random(5))
     scoring.game_score_and_rate(game.pk)
     scoring.game_score_and_rate(game.pk)

@@ -274,3 +274,17 @@ def test_a_watcher_who_takes_a_seat_is_present_from_the_games_next_event(web: We
     watcher.close()
     assert first.next(lambda m: m["type"] == "presence") == {"type": "presence", "seats": [0]}
     first.close()
+
+
+def test_a_socket_move_at_a_seq_its_process_has_seen_pass_by_gets_stale_seq_with_the_databases_seq(web: Web) -> None:
+    table = seated_game("rc-s", "europe", 2)
+    keep_all_tickets(table)
+    seq, current = table.seq(), table.state()["view"]["current_seat"]
+    mover = Socket.open(web.ws(table.game_id, token(table, current)), "mover")
+    first = socket_move(mover, seq, {"type": "draw_card", "source": "deck"})  # the process keeps the row it appended
+    assert first["ok"] is True
+    table.play(current, {"type": "draw_card", "source": "deck"})  # the turn's second card, over HTTP
+    now = table.seq()
+    result = socket_move(mover, first["seq"], {"type": "draw_card", "source": "deck"})
+    assert result["ok"] is False and result["status"] == 409 and result["error"]["code"] == "stale_seq"
+    assert result["error"]["seq"] == now == table.seq()

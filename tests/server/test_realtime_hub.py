@@ -20,3 +20,15 @@ def test_a_primed_read_serves_the_games_sockets_and_an_older_move_never_overwrit
     assert hub.feeds["g"].game is game
     hub.prime("unserved", Appended(Game(seq=3), [], 2, None))  # no socket of that game here: nothing kept
     assert "unserved" not in hub.feeds
+
+
+def test_a_socket_move_at_the_seq_last_read_here_gets_a_copy_of_that_row_and_at_any_other_seq_none() -> None:
+    hub = Hub()
+    read = Game(seq=7, head_hash="h7")
+    hub.feeds["g"] = Feed(game=read, after=5)
+    copied = hub.game_at("g", 7)
+    assert copied is not None and copied is not read and (copied.seq, copied.head_hash) == (7, "h7")
+    copied.seq = 9  # the append moves the copy; the feed's row stays as read, with its rows
+    assert read.seq == 7
+    assert hub.game_at("g", 6) is None and hub.game_at("g", 8) is None
+    assert hub.game_at("unserved", 7) is None

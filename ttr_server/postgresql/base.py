@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 from django.db.backends.postgresql import base
+from psycopg_pool import ConnectionPool
 
 from ttr_server.dbpool import check_quietly
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
     @property
-    def pool(self) -> Any:
-        pool = super().pool
+    def pool(self) -> ConnectionPool[psycopg.Connection[Any]] | None:
+        pool: ConnectionPool[psycopg.Connection[Any]] | None = super().pool  # type: ignore[misc]  # not in django-stubs 5.2
         if pool is not None and getattr(pool, "_check", None) is not check_quietly:
             pool._check = check_quietly
         return pool
