@@ -197,21 +197,41 @@ _EVENTS_BETWEEN = f"SELECT data FROM {Event._meta.db_table} WHERE game_id = %s A
 
 
 def engine_event(row: Event) -> EngineEvent:
-    return event_from_dict(row.data)
+    """The row's engine event, decoded once per row object (a web process's sockets of a game share its rows)."""
+    memo = vars(row)
+    event: EngineEvent | None = memo.get("_engine_event")
+    if event is None:
+        event = memo["_engine_event"] = event_from_dict(row.data)
+    return event
 
 
 def project(row: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
-    """The API shape of one event as `viewer` may see it (docs/API.md: seq, type, at, seat, data)."""
-    visible = event_to_dict(redact(engine_event(row), viewer, finished=finished))
-    visible.pop("type")
-    if row.commitment:
-        visible["commitment"] = row.commitment
-    projected = {"seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": visible}
+    """The API shape of one event as `viewer` may see it (docs/API.md: seq, type, at, seat, data).
+
+    What a viewer may see of most events is all of it: that shape is made once per row object and shared by every
+    such viewer (the sockets of a game in one web process). Callers only read it."""
+    event = engine_event(row)
+    shown = redact(event, viewer, finished=finished)
+    if shown is event:
+        memo = vars(row)
+        projected: dict[str, Any] | None = memo.get("_whole")
+        if projected is None:
+            projected = memo["_whole"] = _shape(row, event)
+    else:
+        projected = _shape(row, shown)
     # A bot's move: why it made it. Its words name the seat's tickets ("keeps tickets Berlin-Roma", "ticket
     # Berlin-Roma needs it"), so only that seat's viewer reads them before the game ends; then everyone does.
     if row.reason and (finished or (viewer is not None and viewer == row.seat)):
-        projected["reason"] = row.reason
+        projected = {**projected, "reason": row.reason}
     return projected
+
+
+def _shape(row: Event, event: EngineEvent) -> dict[str, Any]:
+    visible = event_to_dict(event)
+    visible.pop("type")
+    if row.commitment:
+        visible["commitment"] = row.commitment
+    return {"seq": row.seq, "type": row.type, "at": row.created_at.isoformat(), "seat": row.seat, "data": visible}
 
 
 def audit_line(row: Event) -> dict[str, Any]:
