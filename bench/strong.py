@@ -1,18 +1,24 @@
 """The strong bot's speed: playouts (a sampled game played from one candidate move to its end) per second, and
 what a decision gets done within its time budget.
 
-    .venv/bin/python bench/strong.py [--positions 20] [--players 2] [--seconds 1.5] [--seed 1] [--json]
+    .venv/bin/python bench/strong.py [--positions 20] [--players 2] [--seconds 1.5 | --samples N] [--seed 1] [--json]
 
 Positions are the decisions the strong bot searches (which tickets to keep: at the start and after a draw) of
 seat 0 in greedy games on both maps. For each, the search runs for `--seconds` (the budget the worker uses,
-TTR_STRONG_SECONDS) and reports the sampled games it played, the candidates, the playouts (samples x candidates)
-and its wall-clock time. Prints per map: playouts per second, candidates, sampled games per decision (p10/p50),
-think time mean/p99/max in ms.
+TTR_STRONG_SECONDS) and reports the sampled games it played, the candidates, the playouts (each candidate's
+sampled games, until racing drops it) and its wall-clock time. Prints per map: playouts per second,
+candidates, sampled games per decision (p10/p50), think time mean/p99/max in ms.
+
+With `--samples N` the work is fixed instead of the time: each search plays at most N sampled games (fewer when
+its race is decided, deterministically), so two versions of the code play the same games and their playouts per
+second compare exactly. It also prints a digest (sha256 of every position's tallies: each candidate, its
+rewards, whether it was still sampled, and the chosen candidate): the same digest, the same games played.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import statistics
@@ -49,17 +55,22 @@ def positions(map_name: str, players: int, count: int, seed: int) -> list[tuple[
     return found
 
 
-def measure(state: State, log: list[Event], seconds: float, seed: int) -> dict[str, float]:
+def measure(state: State, log: list[Event], seconds: float, seed: int, samples: int | None,
+            digest: hashlib._Hash) -> dict[str, float]:
+    """One position's search (`samples`: a fixed number of sampled games instead of `seconds`); its tallies and
+    chosen candidate go into `digest`. Playouts count every candidate's game, a dropped one's too."""
     seen = view(state, 0)
     moves = legal_moves(state, 0)
-    decision = Decision(seen, moves, random.Random(seed), tuple(redact(e, 0) for e in log), seconds)
+    decision = Decision(seen, moves, random.Random(seed), tuple(redact(e, 0) for e in log), seconds, samples)
     started = time.perf_counter()
-    candidates = search._candidates(seen, moves, choose_move(seen, moves))
+    greedy = choose_move(seen, moves)
+    candidates = search._candidates(seen, moves, greedy)
     tallies = search._search(decision, track(0, decision.history), candidates, random.Random(seed))
     elapsed = time.perf_counter() - started
-    samples = len(tallies[0].rewards)
-    return {"samples": samples, "candidates": len(candidates), "playouts": samples * len(candidates),
-            "seconds": elapsed}
+    chosen, _ = search._verdict(tallies, greedy)
+    digest.update(repr(([(t.move, t.rewards, t.alive) for t in tallies], chosen)).encode())
+    return {"samples": len(tallies[0].rewards), "candidates": len(candidates),
+            "playouts": sum(len(t.rewards) for t in tallies), "seconds": elapsed}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,13 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--players", type=int, choices=range(2, 6), default=2)
     parser.add_argument("--seconds", type=float, default=1.5)
+    parser.add_argument("--samples", type=int, default=None, help="sampled games per position instead of --seconds")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     result: dict[str, dict[str, float]] = {}
+    digest = hashlib.sha256()
     for map_name in MAP_NAMES:
         found = positions(map_name, args.players, args.positions, args.seed)
-        runs = [measure(s, log, args.seconds, args.seed) for s, log in found]
+        runs = [measure(s, log, args.seconds, args.seed, args.samples, digest) for s, log in found]
         ms = sorted(r["seconds"] * 1000 for r in runs)
         samples = sorted(r["samples"] for r in runs)
         result[map_name] = {
@@ -86,13 +99,16 @@ def main(argv: list[str] | None = None) -> int:
             "think_ms_max": round(ms[-1], 1),
         }
         r = result[map_name]
+        budget = f"{args.samples} samples" if args.samples is not None else f"budget {args.seconds * 1000:.0f} ms"
         print(f"{map_name}, {args.players} players: {r['playouts_per_second']} playouts/s, "
               f"{r['candidates_mean']} candidates, "
               f"sampled games p10/p50 {r['samples_p10']}/{r['samples_p50']}, think ms mean/p99/max "
-              f"{r['think_ms_mean']}/{r['think_ms_p99']}/{r['think_ms_max']} (budget {args.seconds * 1000:.0f} ms)")
+              f"{r['think_ms_mean']}/{r['think_ms_p99']}/{r['think_ms_max']} ({budget})")
+    if args.samples is not None:
+        print(f"digest {digest.hexdigest()}")
     if args.json:
         print(json.dumps({"positions": args.positions, "players": args.players, "seconds": args.seconds,
-                          "maps": result}))
+                          "samples": args.samples, "digest": digest.hexdigest(), "maps": result}))
     return 0
 
 

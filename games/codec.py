@@ -1,9 +1,11 @@
-"""JSON for engine values: events and moves to plain dicts and back, losslessly.
+"""JSON for engine values: events and moves to plain dicts and back, losslessly, and a player's view to the
+JSON the API serves.
 
 The engine knows nothing of JSON; this module is the one translation. Events are encoded from their type
 hints (a `Payment` becomes a `{"red": 2}` object, tuples become lists, score records become objects) and
 decoded the same way, so `event_from_dict(event_to_dict(e)) == e` for every event. Moves arrive from clients
-and are checked for shape here: `InvalidMove` says which field is wrong (API code `invalid`).
+and are checked for shape here: `InvalidMove` says which field is wrong (API code `invalid`). `view_json` is
+the `view` object of docs/API.md: its keys in that order, the finished game's keys only once it is finished.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS
 from games.engine.errors import quoted
 from games.engine.moves import Payment, payment
+from games.engine.view import PlayerView, PublicPlayer, TunnelView
 
 EVENT_SCHEMA_VERSION = 1
 
@@ -196,6 +199,59 @@ _MOVE_PARSERS: dict[type[Any], Any] = {
     mv.BuildStation: lambda d: mv.BuildStation(_str(d, "city"), _cards(d)),
 }
 
+# Views.
+
+
+def view_json(view: PlayerView) -> dict[str, Any]:
+    """The view as the API serves it (docs/API.md): fresh lists and dicts, nothing shared with the view."""
+    result: dict[str, Any] = {
+        "map": view.map,
+        "phase": view.phase,
+        "current_seat": view.current_seat,
+        "your_seat": view.your_seat,
+        "first_seat": view.first_seat,
+        "deciding_seats": list(view.deciding_seats),
+        "players": [_public_player_json(p) for p in view.players],
+        "market": list(view.market),
+        "deck_size": view.deck_size,
+        "discard_size": view.discard_size,
+        "tickets_left": view.tickets_left,
+        "routes": dict(view.routes),
+        "stations": dict(view.stations),
+        "tunnel": _tunnel_json(view.tunnel) if view.tunnel is not None else None,
+        "last_round": view.last_round,
+        "turns_left": view.turns_left,
+        "hand": dict(view.hand),
+        "tickets": list(view.tickets),
+        "offered_tickets": list(view.offered_tickets),
+    }
+    final = view.final
+    if final is not None:
+        result["hands"] = [dict(hand) for hand in final.hands]
+        result["player_tickets"] = [list(tickets) for tickets in final.player_tickets]
+        result["end_reason"] = final.end_reason
+        result["scores"] = [dataclasses.asdict(score) for score in final.scores]
+        result["winner_seats"] = list(final.winner_seats)
+    return result
+
+
+def _public_player_json(p: PublicPlayer) -> dict[str, Any]:
+    return {
+        "seat": p.seat,
+        "cards": p.cards,
+        "tickets": p.tickets,
+        "trains": p.trains,
+        "stations": p.stations,
+        "stations_left": p.stations_left,
+        "score": p.score,
+        "choosing_tickets": p.choosing_tickets,
+    }
+
+
+def _tunnel_json(t: TunnelView) -> dict[str, Any]:
+    return {"seat": t.seat, "route": t.route, "cards": dict(t.cards), "revealed": list(t.revealed), "extra": t.extra}
+
+
 __all__ = [
     "EVENT_SCHEMA_VERSION",
     "InvalidMove",
@@ -205,4 +261,5 @@ __all__ = [
     "event_to_json",
     "move_from_dict",
     "move_to_dict",
+    "view_json",
 ]

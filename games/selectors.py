@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import clocks, game_rows, invitations, log, presence, rematch, states
-from games.codec import move_to_dict
+from games.codec import move_to_dict, view_json
 from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
 from games.errors import ServiceError
@@ -126,7 +126,7 @@ def _game_state(game: Game, user: Any, at: int | None) -> dict[str, Any]:
     if seq == 0:
         return {"seq": 0, "status": game.status, "view": _open_view(game, seat)}
     state = states.state_at(game.pk, seq)
-    shown = view(state, seat)
+    shown = view_json(view(state, seat))
     if game.status == Game.Status.FINISHED and not state.finished:
         shown.update(_everything(state))  # a past moment of a finished game: everything is public now
     if at is None and (deadline := clocks.deadline(game, state)) is not None:

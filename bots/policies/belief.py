@@ -15,14 +15,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from games.engine import events as ev
 from games.engine.board import Board, load_board
 from games.engine.cards import CARD_KINDS, CARDS_PER_COLOUR, COLOURS, LOCOMOTIVE, LOCOMOTIVES, Cards
-from games.engine.moves import payment
 from games.engine.rules import SMALL_GAME
 from games.engine.state import PendingTunnel, PlayerState, State
+from games.engine.view import PlayerView
+
+from .decision import own_seat
 
 TicketDeal = tuple[int, int, int]  # (tickets dealt, long ones among them, tickets kept)
 
@@ -91,75 +92,75 @@ def _spend(b: Belief, seat: int, paid: Sequence[tuple[str, int]]) -> None:
 
 
 def determinize(
-    view: Mapping[str, Any], belief: Belief, rng: random.Random, tickets: TicketDraw | None = None
+    view: PlayerView, belief: Belief, rng: random.Random, tickets: TicketDraw | None = None
 ) -> State:
     """One whole state consistent with everything the seat has seen (see the module docstring). `tickets`: a
     draw of the hidden tickets to use (a search reuses a few, so that ticket plans are cached), else a new one."""
-    board = load_board(view["map"])
-    me = view["your_seat"]
-    n = len(view["players"])
-    players = [_player(board, view, seat) for seat in range(n)]
-    players[me].hand = dict(view["hand"])
-    players[me].tickets = list(view["tickets"])
+    board = load_board(view.map)
+    me = own_seat(view)
+    n = len(view.players)
+    players = [_player(view, seat) for seat in range(n)]
+    players[me].hand = dict(view.hand)
+    players[me].tickets = list(view.tickets)
     unseen = _unseen_cards(view, belief)
     rng.shuffle(unseen)
     discards = _discards(view, belief, unseen)
     for seat in range(n):
         if seat != me:
             players[seat].hand = _hand(view, belief, seat, unseen)
-    deck = [unseen.pop() if unseen else rng.choice(CARD_KINDS) for _ in range(view["deck_size"])]
+    deck = [unseen.pop() if unseen else rng.choice(CARD_KINDS) for _ in range(view.deck_size)]
     dealt = tickets if tickets is not None else draw_tickets(view, belief, rng)
     for seat, held in enumerate(dealt.held):
         if seat != me:
             players[seat].tickets = list(held)
     offered, pile = dict(dealt.offered), list(dealt.pile)
     state = State(
-        board=board, players=players, first_seat=view["first_seat"], phase=view["phase"],
-        current=view["current_seat"], draw_pile=deck, discards=discards, market=list(view["market"]),
-        ticket_pile=pile, route_owner=dict(view["routes"]), station_owner=dict(view["stations"]),
-        offered=offered, tunnel=_tunnel(view), turns_left=view["turns_left"],
+        board=board, players=players, first_seat=view.first_seat, phase=view.phase,
+        current=view.current_seat, draw_pile=deck, discards=discards, market=list(view.market),
+        ticket_pile=pile, route_owner=dict(view.routes), station_owner=dict(view.stations),
+        offered=offered, tunnel=_tunnel(view), turns_left=view.turns_left,
     )
     _close_routes(state)
     return state
 
 
-def _player(board: Board, view: Mapping[str, Any], seat: int) -> PlayerState:
-    public = view["players"][seat]
-    return PlayerState(trains=public["trains"], stations=public["stations"], score=public["score"])
+def _player(view: PlayerView, seat: int) -> PlayerState:
+    public = view.players[seat]
+    return PlayerState(trains=public.trains, stations=public.stations, score=public.score)
 
 
-def _unseen_cards(view: Mapping[str, Any], belief: Belief) -> list[str]:
+def _unseen_cards(view: PlayerView, belief: Belief) -> list[str]:
     """The 110 cards less the seat's hand, the market, a tunnel's reveal, the discards and the other seats'
     known cards: what the draw pile and the other hands' unseen part are made of."""
     counts = {colour: CARDS_PER_COLOUR for colour in COLOURS}
     counts[LOCOMOTIVE] = LOCOMOTIVES
-    seen: list[Mapping[str, int]] = [view["hand"], belief.discards if _discards_known(view, belief) else {}]
-    seen.extend(known for seat, known in enumerate(belief.known) if seat != view["your_seat"])
+    seen: list[Mapping[str, int]] = [view.hand, belief.discards if _discards_known(view, belief) else {}]
+    seen.extend(known for seat, known in enumerate(belief.known) if seat != view.your_seat)
     for cards in seen:
         for kind, k in cards.items():
             counts[kind] = counts.get(kind, 0) - k
-    shown = [c for c in view["market"] if c is not None]
-    if view["tunnel"]:
-        shown.extend(view["tunnel"]["revealed"])
+    shown = [c for c in view.market if c is not None]
+    if view.tunnel is not None:
+        shown.extend(view.tunnel.revealed)
     for card in shown:
         counts[card] -= 1
     return [kind for kind in CARD_KINDS for _ in range(max(0, counts.get(kind, 0)))]
 
 
-def _discards_known(view: Mapping[str, Any], belief: Belief) -> bool:
-    return belief.complete and sum(belief.discards.values()) == view["discard_size"]
+def _discards_known(view: PlayerView, belief: Belief) -> bool:
+    return belief.complete and sum(belief.discards.values()) == view.discard_size
 
 
-def _discards(view: Mapping[str, Any], belief: Belief, unseen: list[str]) -> Cards:
+def _discards(view: PlayerView, belief: Belief, unseen: list[str]) -> Cards:
     if _discards_known(view, belief):
         return {kind: k for kind, k in belief.discards.items() if k}
     pile: Cards = {}  # no (whole) history: the discard pile is as unknown as the deck
-    _add(pile, (unseen.pop() for _ in range(min(len(unseen), view["discard_size"]))))
+    _add(pile, (unseen.pop() for _ in range(min(len(unseen), view.discard_size))))
     return pile
 
 
-def _hand(view: Mapping[str, Any], belief: Belief, seat: int, unseen: list[str]) -> Cards:
-    size = view["players"][seat]["cards"]
+def _hand(view: PlayerView, belief: Belief, seat: int, unseen: list[str]) -> Cards:
+    size = view.players[seat].cards
     known = belief.known[seat] if belief.known else {}
     hand = {kind: k for kind, k in known.items() if k > 0}
     while sum(hand.values()) > size:  # cannot happen with a whole history; keep the hand's public size
@@ -171,11 +172,11 @@ def _hand(view: Mapping[str, Any], belief: Belief, seat: int, unseen: list[str])
     return hand
 
 
-def _tunnel(view: Mapping[str, Any]) -> PendingTunnel | None:
-    tunnel = view["tunnel"]
-    if not tunnel:
+def _tunnel(view: PlayerView) -> PendingTunnel | None:
+    tunnel = view.tunnel
+    if tunnel is None:
         return None
-    return PendingTunnel(tunnel["route"], payment(tunnel["cards"]), tuple(tunnel["revealed"]), tunnel["extra"])
+    return PendingTunnel(tunnel.route, tunnel.cards, tunnel.revealed, tunnel.extra)
 
 
 def _close_routes(state: State) -> None:
@@ -197,46 +198,46 @@ class TicketDraw:
     pile: tuple[str, ...]
 
 
-def draw_tickets(view: Mapping[str, Any], belief: Belief, rng: random.Random) -> TicketDraw:
+def draw_tickets(view: PlayerView, belief: Belief, rng: random.Random) -> TicketDraw:
     """The other seats' tickets (and offers) drawn from the tickets this seat never saw, and the ticket pile."""
-    board = load_board(view["map"])
-    me = view["your_seat"]
-    mine_now = set(view["tickets"]) | set(view["offered_tickets"])
+    board = load_board(view.map)
+    me = own_seat(view)
+    mine_now = set(view.tickets) | set(view.offered_tickets)
     mine = belief.seen_tickets | mine_now
     regular = [t for t in board.regular_tickets if t not in mine]
     long_ = [t for t in board.long_tickets if t not in mine]
     rng.shuffle(regular)
     rng.shuffle(long_)
     offered: dict[int, tuple[str, ...]] = {}
-    if view["offered_tickets"]:
-        offered[me] = tuple(view["offered_tickets"])
+    if view.offered_tickets:
+        offered[me] = view.offered_tickets
     held: list[tuple[str, ...]] = []
-    for seat, public in enumerate(view["players"]):
+    for seat, public in enumerate(view.players):
         if seat == me:
-            held.append(tuple(view["tickets"]))
+            held.append(view.tickets)
             continue
         tickets: list[str] = []
         weight = _affinity(board, view, seat)
         for count, long_count, kept in belief.deals[seat] if belief.deals else []:
             tickets.extend(_kept(regular, long_, count, long_count, kept, weight, rng))
-        missing = public["tickets"] - len(tickets)
+        missing = public.tickets - len(tickets)
         tickets.extend(regular.pop() for _ in range(min(missing, len(regular))))
         held.append(tuple(tickets))
-        if public["choosing_tickets"]:
+        if public.choosing_tickets:
             count, long_count = belief.dealing.get(seat, (3, 0))
             offered[seat] = _deal(regular, long_, count, long_count)
     # Tickets this seat returned went to the bottom of the pile (C-TKT-1), under the unseen ones.
     returned = sorted(t for t in belief.seen_tickets - mine_now if not board.tickets[t].long)
-    left = view["tickets_left"]
+    left = view.tickets_left
     return TicketDraw(tuple(held), tuple(offered.items()), tuple((returned + regular)[-left:] if left else ()))
 
 
 AFFINITY = 4.0  # how much likelier a ticket is per end in the seat's network: people build towards their tickets
 
 
-def _affinity(board: Board, view: Mapping[str, Any], seat: int) -> Callable[[str], float]:
+def _affinity(board: Board, view: PlayerView, seat: int) -> Callable[[str], float]:
     """A ticket's weight for `seat`: 1, plus AFFINITY per end that the seat's routes reach."""
-    cities = {c for r, s in view["routes"].items() if s == seat for c in (board.routes[r].a, board.routes[r].b)}
+    cities = {c for r, s in view.routes.items() if s == seat for c in (board.routes[r].a, board.routes[r].b)}
 
     def weight(ticket_id: str) -> float:
         ticket = board.tickets[ticket_id]

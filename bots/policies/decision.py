@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from games.engine.events import Event
 from games.engine.moves import Move
+from games.engine.view import PlayerView
 
 DEFAULT_STRONG_SECONDS = 1.5  # the strong bot's thinking time per decision (TTR_STRONG_SECONDS)
 
@@ -20,7 +21,7 @@ class Decision:
     `seconds` bounds a search bot's thinking time; `iterations`, when set, fixes its number of samples instead
     (no clock: the same decision every time, for tests and for replaying a bug)."""
 
-    view: Mapping[str, Any]
+    view: PlayerView
     moves: Sequence[Move]
     rng: random.Random
     history: Sequence[Event] = field(default=())
@@ -34,3 +35,10 @@ class Choice(NamedTuple):
 
 
 Policy = Callable[[Decision], Choice]
+
+
+def own_seat(view: PlayerView) -> int:
+    """The seat whose view this is: a policy decides for a seat, and is never given a spectator's view."""
+    if view.your_seat is None:
+        raise ValueError("a spectator's view has no seat to decide for")
+    return view.your_seat

@@ -1,7 +1,8 @@
 """The greedy bot: each decision it plans a network for its destination tickets and plays one step towards it.
 
 `choose(decision)` reads only the seat's view and the board data, and always returns one of the legal moves,
-with the reason (reasons.py); `choose_move(view, moves)` is the move alone (the strong bot's rollouts use it).
+with the reason (reasons.py); `choose_move(view, moves)` is the move alone (the strong bot's search uses it).
+The rules of thumb it shares with greedy-lite, the strong bot's playout policy, are situation.py's.
 It keeps the tickets whose shared network fits its trains, claims planned routes as soon as it can pay for them
 (long ones first, tunnels only with cards to spare), draws the colours the plan still misses, builds a station
 only to reconnect a cut ticket, draws new tickets once all its tickets are done, and near the end of the game
@@ -12,36 +13,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from games.engine import moves as mv
 from games.engine.cards import LOCOMOTIVE
 from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT
+from games.engine.view import PlayerView
 
 from .decision import Choice, Decision
-from .greedy_cards import (
-    cheapest_payment,
-    locomotive_slot,
-    market_choice,
-    needs,
-    payment_cost,
-    shortfall,
-    tunnel_spare,
-)
-from .plan import Plan, Position, claimable, completed, plan_network, position
+from .greedy_cards import cards_missing, cheapest_payment, locomotive_slot, market_choice, needs, payment_cost
+from .plan import Position, claimable, completed, plan_network, position
 from .reasons import explain
+from .situation import Situation, plan_links, points_length, risky_tunnel, station_city, wants_tickets
 
-ENDGAME_TRAINS = 6  # once a seat is this close to ending the game (C-END-1), unfinished plans give way to points
-TICKET_DRAW_TRAINS = 15  # new tickets only with trains enough to build a few more routes
-TICKET_DRAW_TIME = 12  # ... and turns enough: every seat still this many trains from ending the game (C-END-1)
 SETUP_RESERVE = 15  # trains kept out of the opening plan: routes get cut, detours cost, and tickets come later
 KEEP_RESERVE = 4  # and out of a plan made mid-game, when the board is known better
 TRAIN_COST = 0.2  # per train a ticket set's plan takes: longer plans take turns and risk cuts
 STATION_COST = 6.0  # a planned station: the 4 points an unbuilt one keeps (E-STA-4) and its cards
-LONG_ROUTE = 4  # with nothing left to plan, a route this long is worth its trains (C-CLM-2: 7 points for 4)
 HOARD = 12  # ... and any route is, once the hand holds this many cards
 HOPELESS = 4  # near the end, a plan missing more cards than this will not be finished: take points instead
-TUNNEL_SPARE = 2  # a tunnel asks for 2 or more extra cards about one time in seven (E-TUN-2): keep 2 for it
 
 
 def choose(decision: Decision) -> Choice:
@@ -50,41 +39,48 @@ def choose(decision: Decision) -> Choice:
     return Choice(move, explain(decision.view, move))
 
 
-def choose_move(view: Mapping[str, Any], moves: Sequence[mv.Move]) -> mv.Move:
+def choose_move(view: PlayerView, moves: Sequence[mv.Move]) -> mv.Move:
     """The greedy move among `moves` for the seat whose `view` this is."""
-    phase = view["phase"]
+    phase = view.phase
     if phase in (SETUP_TICKETS, KEEP_TICKETS):
         move = _keep_tickets(view, moves)
     elif phase == TUNNEL_PAYMENT:
-        move = _tunnel_payment(_situation(view), moves)
+        move = _tunnel_payment(view_situation(view), moves)
     elif phase == SECOND_CARD:
-        move = _draw_card(_situation(view), moves, second=True)
+        move = _draw_card(view_situation(view), moves, second=True)
     else:
-        move = _turn(_situation(view), moves)
+        move = _turn(view_situation(view), moves)
     return move if move is not None else _fallback(moves)
 
 
-@dataclass(frozen=True)
-class Situation:
-    """What one decision knows: the seat's position, hand and plan, and what the plan misses."""
+@dataclass(slots=True)
+class GreedySituation(Situation):
+    """The shared `Situation` as the seat's view shows it, with what the greedy bot alone weighs: the view (the
+    market, a tunnel), the seat's tickets and the cards it misses."""
 
-    view: Mapping[str, Any]
-    pos: Position
-    hand: dict[str, int]
+    view: PlayerView
     tickets: tuple[str, ...]
-    plan: Plan
-    missing: dict[str, int]  # cards the planned routes need beyond the hand, by kind (before locomotives)
-    endgame: bool
+    missing: dict[str, int]  # cards the planned routes need beyond the hand, by kind (before locomotives); with
+    # nothing to plan, the colour to collect
 
 
-def _situation(view: Mapping[str, Any]) -> Situation:
+def view_situation(view: PlayerView) -> GreedySituation:
+    """The seat's situation from its view (greedy-lite builds the same from a State: rollout.situation_of)."""
     pos = position(view)
-    hand = dict(view["hand"])
-    tickets = tuple(sorted(view["tickets"]))
-    plan = plan_network(pos, tickets)
-    near_end = min(p["trains"] for p in view["players"]) <= ENDGAME_TRAINS
-    missing = shortfall(needs(pos, plan.routes, hand), hand) if plan.routes else _points_target(hand)
-    return Situation(view, pos, hand, tickets, plan, missing, bool(view["last_round"]) or near_end)
+    tickets = tuple(sorted(view.tickets))
+    plan = plan_network(pos, tickets)  # planned on the board as it stands: none of its routes is claimed yet
+    return GreedySituation(
+        pos=pos,
+        hand=view.hand,
+        plan=plan,
+        building=plan.routes,
+        fewest_trains=min(p.trains for p in view.players),
+        last_round=view.last_round,
+        tickets_left=view.tickets_left,
+        view=view,
+        tickets=tickets,
+        missing=cards_missing(pos, plan.routes, view.hand) if plan.routes else _points_target(view.hand),
+    )
 
 
 def _points_target(hand: Mapping[str, int]) -> dict[str, int]:
@@ -98,17 +94,17 @@ def _points_target(hand: Mapping[str, int]) -> dict[str, int]:
 # Destination tickets.
 
 
-def _keep_tickets(view: Mapping[str, Any], moves: Sequence[mv.Move]) -> mv.Move | None:
+def _keep_tickets(view: PlayerView, moves: Sequence[mv.Move]) -> mv.Move | None:
     ranked = ranked_keeps(view, moves)
     return ranked[0] if ranked else None
 
 
-def ranked_keeps(view: Mapping[str, Any], moves: Sequence[mv.Move]) -> list[mv.KeepTickets]:
+def ranked_keeps(view: PlayerView, moves: Sequence[mv.Move]) -> list[mv.KeepTickets]:
     """The ticket choices among `moves`, best first by the points their plan expects (ties: the order given)."""
     keeps = [m for m in moves if isinstance(m, mv.KeepTickets)]
     pos = position(view)
-    held = tuple(view["tickets"])
-    reserve = SETUP_RESERVE if view["phase"] == SETUP_TICKETS else KEEP_RESERVE
+    held = view.tickets
+    reserve = SETUP_RESERVE if view.phase == SETUP_TICKETS else KEEP_RESERVE
     value = {m: _keep_value(pos, held + m.tickets, pos.trains - reserve) for m in keeps}
     return sorted(keeps, key=lambda m: -value[m])
 
@@ -122,30 +118,18 @@ def _keep_value(pos: Position, tickets: tuple[str, ...], budget: int) -> float:
     return won - lost - TRAIN_COST * plan.trains - STATION_COST * len(plan.stations)
 
 
-def _wants_tickets(s: Situation) -> bool:
-    fewest = min(p["trains"] for p in s.view["players"])
-    return wants_tickets(s.plan, bool(s.plan.routes), s.pos.trains, fewest, s.view["tickets_left"])
-
-
-def wants_tickets(plan: Plan, building: bool, trains: int, fewest_trains: int, tickets_left: int) -> bool:
-    """Only with every ticket done (`building`: the plan still has routes to claim): a ticket given up means the
-    last draw (or a cut) already went wrong; and with trains and turns left for more (greedy-lite's rule too)."""
-    done = not building and not plan.stations and not plan.lost
-    return done and fewest_trains >= TICKET_DRAW_TIME and trains >= TICKET_DRAW_TRAINS and tickets_left > 0
-
-
 # A turn: the first action that applies, in this order.
 
 
-def _turn(s: Situation, moves: Sequence[mv.Move]) -> mv.Move | None:
+def _turn(s: GreedySituation, moves: Sequence[mv.Move]) -> mv.Move | None:
     claims = claims_by_route(moves)
-    if s.view["last_round"]:
+    if s.last_round:
         return _last_turn(s, moves, claims)
     for step in (_build_station, _claim_planned, _claim_for_points):
         move = step(s, moves, claims)
         if move is not None:
             return move
-    if _wants_tickets(s):
+    if wants_tickets(s):
         draw = next((m for m in moves if isinstance(m, mv.DrawTickets)), None)
         if draw is not None:
             return draw
@@ -164,15 +148,9 @@ def claims_by_route(moves: Sequence[mv.Move]) -> Claims:
     return claims
 
 
-def _planned(s: Situation, route_id: str) -> bool:
-    """Whether claiming `route_id` builds a planned link (either route of a double pair serves)."""
+def _other_needs(s: GreedySituation, route_id: str) -> dict[str, int]:
     twin = s.pos.board.routes[route_id].twin
-    return route_id in s.plan.routes or (twin is not None and twin in s.plan.routes)
-
-
-def _other_needs(s: Situation, route_id: str) -> dict[str, int]:
-    twin = s.pos.board.routes[route_id].twin
-    return needs(s.pos, [r for r in s.plan.routes if r not in (route_id, twin)], s.hand)
+    return needs(s.pos, [r for r in s.building if r not in (route_id, twin)], s.hand)
 
 
 def cheapest_claim(options: list[mv.ClaimRoute], hand: Mapping[str, int], other_needs: Mapping[str, int]) -> mv.ClaimRoute:
@@ -181,11 +159,10 @@ def cheapest_claim(options: list[mv.ClaimRoute], hand: Mapping[str, int], other_
     return next(m for m in options if m.cards == paid)
 
 
-def _claim_planned(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+def _claim_planned(s: GreedySituation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
     board = s.pos.board
-    planned = sorted(
-        (r for r in claims if _planned(s, r)), key=lambda r: (-_contested(s, r), -board.routes[r].length, r)
-    )
+    links = plan_links(s)
+    planned = sorted((r for r in claims if r in links), key=lambda r: (-_contested(s, r), -board.routes[r].length, r))
     for route_id in planned:
         move = cheapest_claim(claims[route_id], s.hand, _other_needs(s, route_id))
         if not _risky(s, move):
@@ -193,7 +170,7 @@ def _claim_planned(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv
     return None
 
 
-def _contested(s: Situation, route_id: str) -> bool:
+def _contested(s: GreedySituation, route_id: str) -> bool:
     """A route others may well take first: the only way left between its cities (no open twin) and touching an
     opponent's network. Such routes are claimed before the others of the plan."""
     route = s.pos.board.routes[route_id]
@@ -205,21 +182,18 @@ def _contested(s: Situation, route_id: str) -> bool:
     return any(other.a in cities or other.b in cities for other in theirs)
 
 
-def _risky(s: Situation, claim: mv.ClaimRoute) -> bool:
-    """A tunnel claimed without cards to spare for its extra cards (E-TUN-2) mostly wastes the turn; near the
-    end there is no time to wait for them."""
-    tunnel = s.pos.board.routes[claim.route].tunnel
-    return tunnel and not s.endgame and tunnel_spare(claim.cards, s.hand) < TUNNEL_SPARE
+def _risky(s: GreedySituation, claim: mv.ClaimRoute) -> bool:
+    return risky_tunnel(s, s.pos.board.routes[claim.route], claim.cards)
 
 
-def _claim_for_points(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+def _claim_for_points(s: GreedySituation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
     """With nothing left to plan (or no time left to finish the plan), the longest route worth its trains.
     (Spending spare cards on such routes while a plan is under way was tried: it lost 60-40 to waiting.)"""
     hopeless = s.endgame and sum(s.missing.values()) - s.hand.get(LOCOMOTIVE, 0) > HOPELESS
-    if (s.plan.routes and not hopeless) or _wants_tickets(s):
+    if (s.building and not hopeless) or wants_tickets(s):
         return None
     board = s.pos.board
-    enough = 1 if s.endgame or sum(s.hand.values()) >= HOARD else min(LONG_ROUTE, s.pos.trains)
+    enough = 1 if s.endgame or sum(s.hand.values()) >= HOARD else points_length(s)
     worth = [cheapest_claim(claims[r], s.hand, {}) for r in claims if board.routes[r].length >= enough]
     worth = [m for m in worth if not _risky(s, m)]
     if not worth:
@@ -227,17 +201,17 @@ def _claim_for_points(s: Situation, moves: Sequence[mv.Move], claims: Claims) ->
     return max(worth, key=lambda m: (board.routes[m.route].length, _touches_network(s, m.route), m.route))
 
 
-def _touches_network(s: Situation, route_id: str) -> bool:
+def _touches_network(s: GreedySituation, route_id: str) -> bool:
     """Whether the route extends the seat's own network (and so, likely, its longest path: C-LNG-1)."""
     route = s.pos.board.routes[route_id]
     mine = (s.pos.board.routes[r] for r, seat in s.pos.owner.items() if seat == s.pos.seat)
     return any(route.a in (m.a, m.b) or route.b in (m.a, m.b) for m in mine)
 
 
-def _last_turn(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+def _last_turn(s: GreedySituation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
     """Every seat's turn in the last round is its last (C-END-1): take the claim worth most now, counting the
     tickets it completes twice (from minus to plus, C-TKT-3); else a station that completes one; else cards."""
-    if s.plan.stations and not s.plan.routes:
+    if s.plan.stations and not s.building:
         station = _build_station(s, moves, claims)
         if station is not None:
             return station
@@ -258,24 +232,23 @@ def _last_turn(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Mov
 # Stations (E-STA-1..3) and tunnels (E-TUN-2..3).
 
 
-def _build_station(s: Situation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
-    if not s.plan.stations:
+def _build_station(s: GreedySituation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
+    city = station_city(s)
+    if city is None:
         return None
-    city = s.plan.stations[0][0]
     options = [m for m in moves if isinstance(m, mv.BuildStation) and m.city == city]
     if not options:
         return None
-    other_needs = needs(s.pos, s.plan.routes, s.hand)
+    other_needs = needs(s.pos, s.building, s.hand)
     paid = cheapest_payment((m.cards for m in options), s.hand, other_needs)
     return next(m for m in options if m.cards == paid)
 
 
-def _tunnel_payment(s: Situation, moves: Sequence[mv.Move]) -> mv.Move | None:
+def _tunnel_payment(s: GreedySituation, moves: Sequence[mv.Move]) -> mv.Move | None:
     """Pay a tunnel's extra cards when the route matters (planned, long, or the game is ending), else decline."""
     pays = [m for m in moves if isinstance(m, mv.PayTunnel)]
-    tunnel = s.view["tunnel"]
-    route_id = tunnel["route"] if tunnel else None
-    matters = route_id is not None and (_planned(s, route_id) or s.endgame or not s.plan.routes)
+    route_id = s.view.tunnel.route if s.view.tunnel is not None else None
+    matters = route_id is not None and (route_id in plan_links(s) or s.endgame or not s.building)
     if pays and matters:
         other_needs = _other_needs(s, route_id) if route_id else {}
         paid = cheapest_payment((m.cards for m in pays), s.hand, other_needs)
@@ -286,11 +259,11 @@ def _tunnel_payment(s: Situation, moves: Sequence[mv.Move]) -> mv.Move | None:
 # Drawing train cards (C-DRW-1..3).
 
 
-def _draw_card(s: Situation, moves: Sequence[mv.Move], second: bool) -> mv.Move | None:
+def _draw_card(s: GreedySituation, moves: Sequence[mv.Move], second: bool) -> mv.Move | None:
     draws = [m for m in moves if isinstance(m, mv.DrawCard)]
     if not draws:
         return None
-    market = list(s.view["market"])
+    market = s.view.market
     slot = market_choice(market, s.missing, s.hand)
     if slot is None and not second and _wants_locomotive(s):
         slot = locomotive_slot(market)
@@ -302,10 +275,10 @@ def _draw_card(s: Situation, moves: Sequence[mv.Move], second: bool) -> mv.Move 
     return blind if blind in draws else draws[0]
 
 
-def _wants_locomotive(s: Situation) -> bool:
+def _wants_locomotive(s: GreedySituation) -> bool:
     """A face-up locomotive ends the draw (C-DRW-2): worth it for a ferry's locomotives. Otherwise two blind cards
     do better (taking it whenever several cards were missing lost 40-60 on the USA map)."""
-    return bool(s.plan.routes) and s.missing.get(LOCOMOTIVE, 0) > 0
+    return bool(s.building) and s.missing.get(LOCOMOTIVE, 0) > 0
 
 
 def _fallback(moves: Sequence[mv.Move]) -> mv.Move:

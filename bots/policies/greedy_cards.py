@@ -8,7 +8,7 @@ payment is chosen to keep locomotives, and colours other planned routes still ne
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from games.engine.board import Route
 from games.engine.cards import COLOURS, GRAY, LOCOMOTIVE
@@ -59,6 +59,11 @@ def shortfall(need: Mapping[str, int], hand: Mapping[str, int]) -> dict[str, int
     return {kind: n - hand.get(kind, 0) for kind, n in need.items() if n > hand.get(kind, 0)}
 
 
+def cards_missing(pos: Position, routes: Iterable[str], hand: Mapping[str, int]) -> dict[str, int]:
+    """Cards the routes still take beyond the hand, by kind (`needs`, then `shortfall`)."""
+    return shortfall(needs(pos, routes, hand), hand)
+
+
 def payment_cost(paid: Payment, hand: Mapping[str, int], other_needs: Mapping[str, int]) -> float:
     """What a payment costs the rest of the plan: locomotives dearly, needed colours more than spare ones."""
     cost = 0.0
@@ -75,7 +80,7 @@ def cheapest_payment(payments: Iterable[Payment], hand: Mapping[str, int], other
     return min(payments, key=lambda paid: payment_cost(paid, hand, other_needs))
 
 
-def market_choice(market: list[str | None], missing: Mapping[str, int], hand: Mapping[str, int]) -> int | None:
+def market_choice(market: Sequence[str | None], missing: Mapping[str, int], hand: Mapping[str, int]) -> int | None:
     """The face-up slot with the colour the plan misses most; failing that, when a gray route needs `ANY`
     colour, the colour the hand holds most of (sets grow); None when no face-up colour helps."""
     def value(card: str) -> tuple[int, int]:
@@ -89,7 +94,7 @@ def market_choice(market: list[str | None], missing: Mapping[str, int], hand: Ma
     return max(useful, key=lambda slot: value(market[slot] or ""), default=None)
 
 
-def locomotive_slot(market: list[str | None]) -> int | None:
+def locomotive_slot(market: Sequence[str | None]) -> int | None:
     return next((slot for slot, card in enumerate(market) if card == LOCOMOTIVE), None)
 
 

@@ -1,23 +1,27 @@
 """Route planning for bots: the board as one seat sees it, cheapest paths, and a network for its tickets.
 
 Everything here reads a seat's view (claimed routes, stations, its own trains and tickets) and the board data,
-never a State. `position(view)` is what the planner needs from a view; `plan_network(position, tickets)` joins
-the tickets' cities with few new trains: a greedy Steiner tree (the tickets in turn, each by its cheapest path,
-routes already owned or planned costing nothing). On Europe a path may borrow one opponent route through a
-station (E-STA-3) when that beats every free detour, which is how a cut ticket gets reconnected. Plans are
-cached: a position and a ticket set always give the same plan, and draws leave the board unchanged.
+never a State. `position(view)` is what the planner needs from a `PlayerView` (greedy-lite builds the same from a
+State: rollout.position_of); `plan_network(position, tickets)` joins the tickets' cities with few new trains: a
+greedy Steiner tree (the tickets in turn, each by its cheapest path, routes already owned or planned costing
+nothing). On Europe a path may borrow one opponent route through a station (E-STA-3) when that beats every free
+detour, which is how a cut ticket gets reconnected. Plans are cached: a position and a ticket set always give the
+same plan, and draws leave the board unchanged.
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
 
 from games.engine.board import Board, Route, load_board
 from games.engine.paths import components, joined
+from games.engine.view import PlayerView
+
+from .decision import own_seat
 
 TUNNEL_PENALTY = 1.0  # a tunnel may ask for up to 3 more cards (E-TUN-2)
 FERRY_PENALTY = 1.0  # per locomotive a ferry demands: the scarcest card
@@ -39,29 +43,28 @@ class Position:
     stations_left: int
     claimed: frozenset[tuple[str, int]]
     built: frozenset[tuple[str, int]]
-    owner: dict[str, int] = field(compare=False, hash=False)
-    station_owner: dict[str, int] = field(compare=False, hash=False)
+    owner: Mapping[str, int] = field(compare=False, hash=False)  # route -> seat: `claimed` as a mapping
+    station_owner: Mapping[str, int] = field(compare=False, hash=False)  # city -> seat: `built` as a mapping
 
     @property
     def board(self) -> Board:
         return load_board(self.map_name)
 
 
-def position(view: Mapping[str, Any]) -> Position:
-    seat = view["your_seat"]
-    me = view["players"][seat]
-    owner = dict(view["routes"])
-    stations = dict(view["stations"])
+def position(view: PlayerView) -> Position:
+    """The seat's position in its view (the view's mappings are its own and never change: no copy needed)."""
+    seat = own_seat(view)
+    me = view.players[seat]
     return Position(
-        map_name=view["map"],
+        map_name=view.map,
         seat=seat,
-        players=len(view["players"]),
-        trains=me["trains"],
-        stations_left=me["stations_left"],
-        claimed=frozenset(owner.items()),
-        built=frozenset(stations.items()),
-        owner=owner,
-        station_owner=stations,
+        players=len(view.players),
+        trains=me.trains,
+        stations_left=me.stations_left,
+        claimed=frozenset(view.routes.items()),
+        built=frozenset(view.stations.items()),
+        owner=view.routes,
+        station_owner=view.stations,
     )
 
 
@@ -94,16 +97,49 @@ def route_cost(route: Route) -> float:
     return route.length + TUNNEL_PENALTY * route.tunnel + FERRY_PENALTY * route.ferry_locomotives
 
 
+BORROWED = -1.0  # `_route_costs`' mark of an opponent's route: the seat may only borrow it through a station
+
+
+@dataclass(frozen=True)
+class _Graph:
+    """A map's cities as numbers in the order of their names (so a number breaks a tie in the search's heap
+    as the name would) and, by city number, its routes (other city's number, route index, route id)."""
+
+    names: tuple[str, ...]
+    number: Mapping[str, int]
+    links: tuple[tuple[tuple[int, int, str], ...], ...]
+    claim_costs: tuple[tuple[float | None, ...], ...]  # [trains]: by route index, `route_cost` or None if longer
+    twins: tuple[int | None, ...]  # by route index: its twin's index
+
+
+@cache
+def _graph(map_name: str) -> _Graph:
+    board = load_board(map_name)
+    names = tuple(sorted(board.cities))
+    number = {city: i for i, city in enumerate(names)}
+    adjacency = _adjacency(map_name)
+    links = tuple(tuple((number[other], r.index, r.id) for other, r in adjacency[city]) for city in names)
+    claim_costs = tuple(tuple(route_cost(r) if r.length <= trains else None for r in board.route_list)
+                        for trains in range(board.trains_per_player + 1))
+    twins = tuple(board.routes[r.twin].index if r.twin else None for r in board.route_list)
+    return _Graph(names, number, links, claim_costs, twins)
+
+
 @lru_cache(maxsize=512)
-def _weights(pos: Position) -> dict[str, float]:
-    """Cost of every route the seat can use for itself: 0 when owned, its penalised length when claimable."""
-    weights: dict[str, float] = {}
-    for route in pos.board.route_list:
-        if pos.owner.get(route.id) == pos.seat:
-            weights[route.id] = 0.0
-        elif claimable(pos, route):
-            weights[route.id] = route_cost(route)
-    return weights
+def _route_costs(pos: Position) -> list[float | None]:
+    """By route index, what using the route costs the seat: 0 when owned, its penalised length when it can
+    claim it (`claimable`), BORROWED when an opponent owns it, None when it can do neither."""
+    graph = _graph(pos.map_name)
+    board, owner, seat = pos.board, pos.owner, pos.seat
+    shared = pos.players > SMALL_GAME
+    cost = list(graph.claim_costs[min(max(pos.trains, 0), len(graph.claim_costs) - 1)])
+    for route_id, held in owner.items():
+        i = board.routes[route_id].index
+        cost[i] = 0.0 if held == seat else BORROWED
+        twin = graph.twins[i]
+        if twin is not None and board.route_list[twin].id not in owner and not (shared and held != seat):
+            cost[twin] = None  # a double route's other half, barred (C-DBL-1, C-DBL-2)
+    return cost
 
 
 def _borrow(pos: Position, route: Route, lenders: Mapping[str, str | None], can_build: bool) -> tuple[float, str] | None:
@@ -120,52 +156,75 @@ def _borrow(pos: Position, route: Route, lenders: Mapping[str, str | None], can_
     return best
 
 
+@lru_cache(maxsize=512)
+def _found(pos: Position) -> dict[tuple[str, str, frozenset[str], tuple[tuple[str, str | None], ...], bool],
+                                  tuple[float, tuple[Step, ...]] | None]:
+    """The paths already searched on `pos`: a plan searches the same ones again (both ticket orders begin
+    alike, a ticket given up replans the ones before it, and `_least_worth` asks each ticket's own path)."""
+    return {}
+
+
 def cheapest_path(pos: Position, a: str, b: str, planned: frozenset[str], lenders: Mapping[str, str | None],
                   can_build: bool) -> tuple[float, list[Step]] | None:
     """Dijkstra from `a` to `b` over routes the seat owns or can claim (planned ones free), borrowing at most
     one opponent route through a station; None when `b` cannot be reached."""
-    weights = _weights(pos)
-    adjacency = _adjacency(pos.map_name)
-    start = (a, 0)
-    best: dict[tuple[str, int], float] = {start: 0.0}
-    came: dict[tuple[str, int], tuple[tuple[str, int], Step]] = {}
-    heap = [(0.0, a, 0)]
+    found = _found(pos)
+    key = (a, b, planned, tuple(lenders.items()), can_build)
+    if key not in found:
+        found[key] = _dijkstra(pos, a, b, planned, lenders, can_build)
+    path = found[key]
+    return None if path is None else (path[0], list(path[1]))
+
+
+def _dijkstra(pos: Position, a: str, b: str, planned: frozenset[str], lenders: Mapping[str, str | None],
+              can_build: bool) -> tuple[float, tuple[Step, ...]] | None:
+    """`cheapest_path`'s search over nodes (city, layer), layer 1 once a route is borrowed. The heap's entries
+    (cost, city number, layer) order the search, so its ties (equal costs) always break the same way."""
+    graph = _graph(pos.map_name)
+    links, costs, routes = graph.links, _route_costs(pos), pos.board.route_list
+    borrows = can_build or bool(lenders)  # else no route can be borrowed: layer 1 is never reached
+    start, goal, inf = graph.number[a], graph.number[b], math.inf
+    best = ([inf] * len(links), [inf] * len(links))
+    came: tuple[list[tuple[int, int, Step] | None], ...] = ([None] * len(links), [None] * len(links))
+    best[0][start] = 0.0
+    heap = [(0.0, start, 0)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, city, layer = heapq.heappop(heap)
-        if city == b:
-            return cost, _walk_back(came, (city, layer), start)
-        if cost > best[(city, layer)]:
+        cost, city, layer = pop(heap)
+        if city == goal:
+            return cost, _walk_back(came, city, layer, start)
+        reached = best[layer]
+        if cost > reached[city]:
             continue
-        for other, route in adjacency[city]:
-            step = _step_cost(pos, route, weights, planned, lenders, layer == 0, can_build)
-            if step is None:
+        arrived = came[layer]
+        for other, index, route_id in links[city]:
+            weight = costs[index]
+            if weight is None:
                 continue
-            extra, station_city = step
-            node = (other, layer + (station_city is not None))
-            if cost + extra < best.get(node, float("inf")):
-                best[node] = cost + extra
-                came[node] = ((city, layer), (route.id, station_city))
-                heapq.heappush(heap, (cost + extra, other, node[1]))
+            if weight != BORROWED:
+                total = cost if route_id in planned else cost + weight
+                if total < reached[other]:
+                    reached[other] = total
+                    arrived[other] = (city, layer, (route_id, None))
+                    push(heap, (total, other, layer))
+            elif layer == 0 and borrows:
+                borrowed = _borrow(pos, routes[index], lenders, can_build)
+                if borrowed is not None and (total := cost + borrowed[0]) < best[1][other]:
+                    best[1][other] = total
+                    came[1][other] = (city, 0, (route_id, borrowed[1]))
+                    push(heap, (total, other, 1))
     return None
 
 
-def _step_cost(pos: Position, route: Route, weights: Mapping[str, float], planned: frozenset[str],
-               lenders: Mapping[str, str | None], can_borrow: bool, can_build: bool) -> tuple[float, str | None] | None:
-    weight = weights.get(route.id)
-    if weight is not None:
-        return (0.0 if route.id in planned else weight), None
-    if not can_borrow or route.id not in pos.owner:
-        return None
-    return _borrow(pos, route, lenders, can_build)
-
-
-def _walk_back(came: Mapping[tuple[str, int], tuple[tuple[str, int], Step]], node: tuple[str, int],
-               start: tuple[str, int]) -> list[Step]:
+def _walk_back(came: tuple[list[tuple[int, int, Step] | None], ...], city: int, layer: int,
+               start: int) -> tuple[Step, ...]:
     steps = []
-    while node != start:
-        node, step = came[node]
+    while layer or city != start:
+        back = came[layer][city]
+        assert back is not None
+        city, layer, step = back
         steps.append(step)
-    return steps[::-1]
+    return tuple(steps[::-1])
 
 
 @lru_cache(maxsize=4096)

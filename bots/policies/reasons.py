@@ -6,14 +6,12 @@ what the move is for: the ticket a claimed route serves, the colour a drawn card
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from games.engine import moves as mv
 from games.engine.board import Board
 from games.engine.cards import LOCOMOTIVE
+from games.engine.view import PlayerView
 
-from .greedy_cards import needs, shortfall
+from .greedy_cards import cards_missing
 from .plan import Plan, Position, cheapest_path, completed, plan_network, position
 
 DASH = "\u2013"  # an en dash between two city names
@@ -38,7 +36,7 @@ def tickets_named(board: Board, tickets: tuple[str, ...] | list[str]) -> str:
     return ", ".join(ticket_name(board, t) for t in tickets) or "none"
 
 
-def explain(view: Mapping[str, Any], move: mv.Move) -> str:
+def explain(view: PlayerView, move: mv.Move) -> str:
     pos = position(view)
     board = pos.board
     match move:
@@ -49,27 +47,27 @@ def explain(view: Mapping[str, Any], move: mv.Move) -> str:
         case mv.ClaimRoute(route=route_id):
             return f"claims {route_name(board, route_id)}: {_route_purpose(view, pos, route_id)}"
         case mv.PayTunnel():
-            tunnel = view.get("tunnel") or {}
-            return f"pays the tunnel's extra cards for {route_name(board, tunnel.get('route', ''))}" if tunnel \
+            tunnel = view.tunnel
+            return f"pays the tunnel's extra cards for {route_name(board, tunnel.route)}" if tunnel is not None \
                 else "pays the tunnel's extra cards"
         case mv.DeclineTunnel():
             return "declines the tunnel: the extra cards are worth more in hand"
         case mv.BuildStation(city=city_id):
             return f"builds a station in {city(board, city_id)}: {_station_purpose(view, pos, city_id)}"
         case mv.DrawCard(source="market", index=index):
-            card = view["market"][index] if index is not None else None
+            card = view.market[index] if index is not None else None
             return _card_purpose(view, pos, card)
         case mv.DrawCard():
             return "draws blind: no face-up card helps more"
     return "the only sensible move"
 
 
-def _plan(view: Mapping[str, Any], pos: Position) -> Plan:
-    return plan_network(pos, tuple(sorted(view["tickets"])))
+def _plan(view: PlayerView, pos: Position) -> Plan:
+    return plan_network(pos, tuple(sorted(view.tickets)))
 
 
-def _route_purpose(view: Mapping[str, Any], pos: Position, route_id: str) -> str:
-    tickets = tuple(sorted(view["tickets"]))
+def _route_purpose(view: PlayerView, pos: Position, route_id: str) -> str:
+    tickets = tuple(sorted(view.tickets))
     done = set(completed(pos, tickets))
     board = pos.board
     twin = board.routes[route_id].twin
@@ -87,7 +85,7 @@ def _route_purpose(view: Mapping[str, Any], pos: Position, route_id: str) -> str
     return f"{board.route_points[length]} points for {length} trains"
 
 
-def _station_purpose(view: Mapping[str, Any], pos: Position, city_id: str) -> str:
+def _station_purpose(view: PlayerView, pos: Position, city_id: str) -> str:
     plan = _plan(view, pos)
     borrowed = next((route for where, route in plan.stations if where == city_id), None)
     if borrowed is not None:
@@ -95,14 +93,14 @@ def _station_purpose(view: Mapping[str, Any], pos: Position, city_id: str) -> st
     return "to use an opponent's route for a ticket"
 
 
-def _card_purpose(view: Mapping[str, Any], pos: Position, card: str | None) -> str:
+def _card_purpose(view: PlayerView, pos: Position, card: str | None) -> str:
     if card is None:
         return "draws a face-up card"
     if card == LOCOMOTIVE:
         return "takes the face-up locomotive"
     plan = _plan(view, pos)
-    hand = dict(view["hand"])
-    missing = shortfall(needs(pos, plan.routes, hand), hand) if plan.routes else {}
+    hand = view.hand
+    missing = cards_missing(pos, plan.routes, hand) if plan.routes else {}
     if missing.get(card):
         route = next((r for r in plan.routes if pos.board.routes[r].color == card), None)
         where = f" ({route_name(pos.board, route)})" if route else ""

@@ -10,14 +10,18 @@ Greedy-lite plays like the greedy bot without listing every legal move or buildi
 borrows a route through, else a claim of a planned route (or, with nothing left to plan, of the longest route) as
 soon as the hand pays for it, at the payment that spends fewest locomotives; else a face-up card of a colour the
 plan misses, else a blind draw; a tunnel paid when it can be; the fewest tickets, those its plan serves best.
-About four times cheaper a move than `greedy.choose_move`. Each seat keeps its plan through the playout (`Plans`)
-and plans again only when the board breaks it (a planned route taken or barred, new tickets, a station to
-build): replanning after every claim on the board took most of a playout's time and changed almost no plan.
+About four times cheaper a move than `greedy.choose_move`. What it decides as the greedy bot does (when to draw
+tickets, which claims build the plan, which tunnels are too risky, which station, which long routes are worth
+their trains, which cards the plan misses) it asks situation.py and greedy_cards.py, over the `Situation` it
+builds from the State (`situation_of`). Each seat keeps its plan through the playout (`Plans`) and plans again
+only when the board breaks it (a planned route taken or barred, new tickets, a station to build): replanning
+after every claim on the board took most of a playout's time and changed almost no plan.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from games.engine import final_score, step
 from games.engine import moves as mv
@@ -27,11 +31,10 @@ from games.engine.payment import Mixes, route_mixes, station_mixes, tunnel_mixes
 from games.engine.rules import can_build_station, can_draw_second_card, claimable_routes
 from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
 
-from .greedy import ENDGAME_TRAINS, TUNNEL_SPARE, wants_tickets
-from .greedy_cards import needs, shortfall, tunnel_spare
+from .greedy_cards import cards_missing
 from .plan import SMALL_GAME, Plan, Position, plan_network
+from .situation import Situation, plan_links, points_length, risky_tunnel, station_city, wants_tickets
 
-LONG_ROUTE = 4  # with nothing left to plan, routes this long are worth their trains
 OTHERS_DRAW_TICKETS = {"usa": True, "europe": False}  # by map: the other seats draw tickets as greedy does (USA
 # 2-player +1.5 +- 2.2 points a game, level elsewhere; Europe 4-player fell from 45.0 % to 39.5 % of 200 games)
 MAX_PLAYOUT_DECISIONS = 3000  # a guard: a whole game of bots takes 100 to 600 decisions
@@ -41,13 +44,13 @@ def play_out(state: State, seat: int, move: mv.Move, rng: random.Random) -> floa
     """Play `move` and then the whole game by greedy-lite on `state` (changed in place); the seat's final lead.
     Raises IllegalMove when `move` does not fit the sampled game."""
     state, _ = step(state, seat, move, rng, in_place=True)
-    plans = Plans()
+    plans, positions = Plans(), Positions()
     for _ in range(MAX_PLAYOUT_DECISIONS):
         if state.finished:
             break
         decider = state.deciders()[0]
         others_draw = decider != seat and OTHERS_DRAW_TICKETS.get(state.board.name, False)
-        move = lite_move(state, decider, rng, position_of(state, decider), plans, draws_tickets=others_draw)
+        move = lite_move(state, decider, rng, positions.of(state, decider), plans, draws_tickets=others_draw)
         state, _ = step(state, decider, move, rng, in_place=True)
     scored = final_score(state.board, state.player_count, state.route_owner, state.station_owner,
                          [p.tickets for p in state.players])
@@ -66,19 +69,55 @@ def position_of(state: State, seat: int) -> Position:
     )
 
 
+class Positions:
+    """Each seat's `Position` in one playout, made again only once the board has changed: claimed routes and
+    built stations are only ever added (and the seat's trains and stations change only with them), so their
+    counts tell. Most moves of a playout draw cards and change neither."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[tuple[int, int], Position]] = {}
+
+    def of(self, state: State, seat: int) -> Position:
+        board = (len(state.route_owner), len(state.station_owner))
+        held = self._held.get(seat)
+        if held is not None and held[0] == board:
+            return held[1]
+        pos = position_of(state, seat)
+        self._held[seat] = (board, pos)
+        return pos
+
+
+def situation_of(state: State, seat: int, pos: Position, plan: Plan) -> Situation:
+    """The `Situation` of `seat` in a State (the greedy bot builds it from a view): `plan` made on `pos`, and kept
+    through claims since, so some of its routes may be the seat's by now."""
+    return Situation(
+        pos, state.players[seat].hand, plan, tuple(r for r in plan.routes if r not in state.route_owner),
+        min(p.trains for p in state.players), state.turns_left is not None, len(state.ticket_pile),
+    )
+
+
 class Plans:
     """Each seat's plan in one playout, kept while it still holds: every route it has left to claim is free and
     open to the seat, no station is planned (those borrow routes others own), and the tickets are the same.
-    A claim elsewhere on the board leaves such a plan as it was (it only closes routes the plan does not use)."""
+    A claim elsewhere on the board leaves such a plan as it was (it only closes routes the plan does not use).
+    Whether it holds is asked again only once a route has been claimed (`_holds` reads nothing else that
+    changes) or the tickets have: most moves of a playout draw cards."""
 
     def __init__(self) -> None:
         self._held: dict[int, tuple[tuple[str, ...], Plan]] = {}
+        self._checked: dict[int, tuple[list[str], int]] = {}  # by seat: its tickets and the claims on the
+        # board when its held plan last held
 
     def of(self, state: State, seat: int, root: Position) -> Plan:
+        checked = self._checked.get(seat)
+        if checked is not None and checked[1] == len(state.route_owner) and checked[0] == state.players[seat].tickets:
+            return self._held[seat][1]
         tickets = tuple(sorted(state.players[seat].tickets))
         held = self._held.get(seat)
         if held is not None and held[0] == tickets and _holds(state, seat, held[1]):
+            self._checked[seat] = (list(state.players[seat].tickets), len(state.route_owner))
             return held[1]
+        self._checked.pop(seat, None)
         plan = plan_network(root, tickets)
         self._held[seat] = (tickets, plan)
         return plan
@@ -111,17 +150,14 @@ def lite_move(state: State, seat: int, rng: random.Random, root: Position, plans
         return _keep(state, seat, root)
     if phase == TUNNEL_PAYMENT:
         return _tunnel(state, seat)
-    player = state.players[seat]
-    plan = (plans or Plans()).of(state, seat, root)
-    left = tuple(r for r in plan.routes if r not in state.route_owner)
+    s = situation_of(state, seat, root, (plans or Plans()).of(state, seat, root))
     if phase != SECOND_CARD:
-        if draws_tickets and wants_tickets(plan, bool(left), player.trains, min(p.trains for p in state.players),
-                                           len(state.ticket_pile)):
+        if draws_tickets and wants_tickets(s):
             return mv.DrawTickets()
-        action = _station(state, seat, plan.stations) or _claim(state, seat, left)
+        action = _station(state, seat, s) or _claim(state, seat, s)
         if action is not None:
             return action
-    missing = shortfall(needs(root, left, player.hand), player.hand) if left else {}
+    missing = cards_missing(s.pos, s.building, s.hand) if s.building else {}
     draw = _draw(state, missing, second=phase == SECOND_CARD)
     if draw is not None:
         return draw
@@ -144,41 +180,41 @@ def _keep(state: State, seat: int, pos: Position) -> mv.Move:
     return mv.KeepTickets(tuple(sorted(offered, key=lambda t: (cost(t), t))[:least]))
 
 
-def _claim(state: State, seat: int, planned: tuple[str, ...]) -> mv.Move | None:
+def _claim(state: State, seat: int, s: Situation) -> mv.Move | None:
+    """The longest claimable route the plan builds (with nothing left to plan: one worth its trains), at the
+    payment that spends fewest locomotives, unless it is a risky tunnel."""
     routes = claimable_routes(state, seat)
     if not routes:
         return None
-    board = state.board
-    if planned:
-        wanted = set(planned)
-        wanted.update(t for r in planned if (t := board.routes[r].twin) is not None)
-        options = [r for r in routes if r.id in wanted]
+    if s.building:
+        links = plan_links(s)
+        options = [r for r in routes if r.id in links]
     else:
-        options = [r for r in routes if r.length >= min(LONG_ROUTE, state.players[seat].trains)]
-    hand = state.players[seat].hand
-    endgame = min(p.trains for p in state.players) <= ENDGAME_TRAINS
+        least = points_length(s)
+        options = [r for r in routes if r.length >= least]
     for route in sorted(options, key=lambda r: (-r.length, -r.index)):
-        paid = _fewest_locomotives(hand, route_mixes(hand, route))
-        if not route.tunnel or endgame or tunnel_spare(paid, hand) >= TUNNEL_SPARE:  # as greedy: no risky tunnels
+        paid = _fewest_locomotives(s.hand, route_mixes(s.hand, route))
+        if not risky_tunnel(s, route, paid):
             return mv.ClaimRoute(route.id, paid)
     return None
 
 
-def _station(state: State, seat: int, planned: tuple[tuple[str, str], ...]) -> mv.Move | None:
+def _station(state: State, seat: int, s: Situation) -> mv.Move | None:
     """The plan's first station, as soon as the hand pays for it (E-STA-1): it reconnects a cut ticket."""
-    if not planned or planned[0][0] in state.station_owner or not can_build_station(state, seat):
+    city = station_city(s)
+    if city is None or city in state.station_owner or not can_build_station(state, seat):
         return None
     player = state.players[seat]
     pays = station_mixes(player.hand, player.stations + 1)
-    return mv.BuildStation(planned[0][0], _fewest_locomotives(player.hand, pays)) if len(pays) else None
+    return mv.BuildStation(city, _fewest_locomotives(player.hand, pays)) if len(pays) else None
 
 
-def _fewest_locomotives(hand: dict[str, int], pays: Mixes) -> mv.Payment:
+def _fewest_locomotives(hand: Mapping[str, int], pays: Mixes) -> mv.Payment:
     """The payment among `pays` (not empty) that spends fewest locomotives, from the largest set of a colour."""
     return min((pays[i] for i in range(len(pays))), key=lambda p: (dict(p).get(LOCOMOTIVE, 0), -_held(hand, p)))
 
 
-def _held(hand: dict[str, int], paid: mv.Payment) -> int:
+def _held(hand: Mapping[str, int], paid: mv.Payment) -> int:
     """How many of the paying colour the hand holds: pay from the largest set."""
     return max((hand.get(kind, 0) for kind, _ in paid if kind != LOCOMOTIVE), default=0)
 

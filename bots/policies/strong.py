@@ -27,16 +27,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from games.engine import moves as mv
 from games.engine.errors import IllegalMove
 from games.engine.state import KEEP_TICKETS, SETUP_TICKETS, TURN, State
+from games.engine.view import PlayerView
 
 from .belief import Belief, determinize, draw_tickets, track
-from .decision import Choice, Decision
+from .decision import Choice, Decision, own_seat
 from .greedy import cheapest_claim, choose_move, claims_by_route, ranked_keeps
 from .plan import plan_network, position
 from .reasons import explain
@@ -76,63 +76,63 @@ class Tally:
 
 def choose(decision: Decision) -> Choice:
     started = time.perf_counter()  # the budget covers the greedy bot's planning and the belief too
-    view_ = decision.view
-    greedy = choose_move(view_, decision.moves)
-    candidates = _candidates(view_, decision.moves, greedy)
+    view = decision.view
+    greedy = choose_move(view, decision.moves)
+    candidates = _candidates(view, decision.moves, greedy)
     if len(candidates) == 1:
-        return Choice(greedy, explain(view_, greedy))
+        return Choice(greedy, explain(view, greedy))
     rng = random.Random(decision.rng.getrandbits(64))
-    belief = track(view_["your_seat"], decision.history)
+    belief = track(own_seat(view), decision.history)
     tallies = _search(decision, belief, candidates, rng, started)
     best, lead = _verdict(tallies, greedy)
     samples = len(tallies[0].rewards)
     found = f"search: {lead:+.1f} points over greedy's choice" if lead is not None else "greedy's choice, searched"
-    return Choice(best, f"{explain(view_, best)} ({found} in {samples} games)")
+    return Choice(best, f"{explain(view, best)} ({found} in {samples} games)")
 
 
-def _candidates(view_: Mapping[str, Any], moves: Sequence[mv.Move], greedy: mv.Move) -> list[mv.Move]:
+def _candidates(view: PlayerView, moves: Sequence[mv.Move], greedy: mv.Move) -> list[mv.Move]:
     """The TICKET_CHOICES ticket choices the greedy bot values most when the seat keeps tickets; every claim in
     the last turns; once the seat's tickets are done, drawing tickets or not and (on maps where that did better)
     the DONE_CLAIMS longest claims; else the greedy move alone (answered at once). The greedy move comes first."""
-    if view_["phase"] in SEARCHED:
-        return [greedy, *(m for m in ranked_keeps(view_, moves) if m != greedy)][:TICKET_CHOICES]
-    if view_["phase"] == TURN and _ending(view_):
-        return [greedy, *(m for m in _claims(view_, moves) if m != greedy)]
+    if view.phase in SEARCHED:
+        return [greedy, *(m for m in ranked_keeps(view, moves) if m != greedy)][:TICKET_CHOICES]
+    if view.phase == TURN and _ending(view):
+        return [greedy, *(m for m in _claims(view, moves) if m != greedy)]
     draw = next((m for m in moves if isinstance(m, mv.DrawTickets)), None)
-    if view_["phase"] == TURN and _tickets_done(view_):
+    if view.phase == TURN and _tickets_done(view):
         found = [greedy]
         if draw is not None:
-            found.append(draw if greedy != draw else choose_move(view_, [m for m in moves if m != draw]))
-        board = position(view_).board
-        longest = sorted(_claims(view_, moves), key=lambda m: (-board.routes[m.route].length, m.route))
-        found.extend(m for m in longest[:DONE_CLAIMS.get(view_["map"], 0)] if m not in found)
+            found.append(draw if greedy != draw else choose_move(view, [m for m in moves if m != draw]))
+        board = position(view).board
+        longest = sorted(_claims(view, moves), key=lambda m: (-board.routes[m.route].length, m.route))
+        found.extend(m for m in longest[:DONE_CLAIMS.get(view.map, 0)] if m not in found)
         return found
     return [greedy]
 
 
-def _tickets_done(view_: Mapping[str, Any]) -> bool:
+def _tickets_done(view: PlayerView) -> bool:
     """Whether the seat's tickets need no route and no station more: the time to ask whether to draw more
     (C-TKT-1). The greedy bot draws them by rule of thumb (trains and turns left); playouts weigh the risk."""
-    plan = plan_network(position(view_), tuple(sorted(view_["tickets"])))
+    plan = plan_network(position(view), tuple(sorted(view.tickets)))
     return not plan.routes and not plan.stations
 
 
-def _ending(view_: Mapping[str, Any]) -> bool:
+def _ending(view: PlayerView) -> bool:
     """The last few turns (C-END-1): short playouts, and every claim's points are near final."""
-    return bool(view_["last_round"]) or min(p["trains"] for p in view_["players"]) <= ENDING_TRAINS
+    return view.last_round or min(p.trains for p in view.players) <= ENDING_TRAINS
 
 
-def _claims(view_: Mapping[str, Any], moves: Sequence[mv.Move]) -> list[mv.ClaimRoute]:
+def _claims(view: PlayerView, moves: Sequence[mv.Move]) -> list[mv.ClaimRoute]:
     """Each claimable route once, at its cheapest payment."""
     by_route = claims_by_route(moves)
-    return [cheapest_claim(by_route[route_id], view_["hand"], {}) for route_id in sorted(by_route)]
+    return [cheapest_claim(by_route[route_id], view.hand, {}) for route_id in sorted(by_route)]
 
 
 def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random,
             started: float | None = None) -> list[Tally]:
     """Sample until `decision.seconds` after `started` (now by default), or `decision.iterations` samples."""
     tallies = [Tally(move, []) for move in candidates]
-    seat = decision.view["your_seat"]
+    seat = own_seat(decision.view)
     started = time.perf_counter() if started is None else started
     stop, cut = started + decision.seconds * SAFETY, started + decision.seconds
     hypotheses = [draw_tickets(decision.view, belief, rng) for _ in range(TICKET_DRAWS)]

@@ -2,7 +2,7 @@
 
 The game is three functions: `decide(state, seat, move, rng) -> events` (or `IllegalMove`),
 `evolve(state, event) -> state`, and `replay(events) = fold(evolve)`. `start_game` opens a game,
-`legal_moves` lists what a seat may do, `view` and `redact` project state and events for one viewer,
+`legal_moves` lists what a seat may do, `view` (a `PlayerView`) and `redact` project state and events for one viewer,
 `final_score` scores a finished board and `score_ended` turns that into the `game_scored` event.
 """
 
@@ -16,7 +16,7 @@ from .moves import MOVE_TYPES, Move
 from .scoring import FinalScore, SeatScore, final_score
 from .setup import begin, start_game
 from .state import State
-from .view import redact, view
+from .view import FinalView, PlayerView, PublicPlayer, TunnelView, redact, view
 
 __all__ = [
     "EVENT_TYPES",
@@ -24,11 +24,15 @@ __all__ = [
     "Board",
     "Event",
     "FinalScore",
+    "FinalView",
     "IllegalMove",
     "Move",
     "NotYourTurn",
+    "PlayerView",
+    "PublicPlayer",
     "SeatScore",
     "State",
+    "TunnelView",
     "begin",
     "decide",
     "evolve",

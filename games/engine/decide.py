@@ -72,8 +72,9 @@ _PHASE_RULE = {
 def _check_phase(state: State, seat: int, move: mv.Move) -> None:
     if not 0 <= seat < state.player_count:
         raise NotYourTurn(f"there is no seat {seat}")
-    if state.phase != FINISHED and seat not in state.deciders():
-        raise NotYourTurn()
+    phase = state.phase
+    if phase != FINISHED and (state.current != seat or phase == SETUP_TICKETS) and seat not in state.deciders():
+        raise NotYourTurn()  # (the seat in turn is the only decider outside the setup: no tuple to build)
     if isinstance(move, _PHASE_MOVES[state.phase]):
         if isinstance(move, mv.BuildStation) and not state.board.has_stations:
             raise IllegalMove("U-TRN-1", "there are no stations on this map")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .board import Route
+from functools import cache
+
+from .board import Route, load_board
 from .cards import COLOURS, GRAY, LOCOMOTIVE
 from .errors import IllegalMove, quoted
 from .state import State
@@ -67,13 +69,26 @@ def claimable_routes(s: State, seat: int) -> list[Route]:
     payable |= masks[GRAY][min(most + locos, cap)]
     ferry = board.ferry_masks
     payable &= ferry[min(locos, len(ferry) - 1)] & ~(s.closed | player.barred)
-    routes = board.route_list
-    found = []
-    while payable:
-        low = payable & -payable
-        found.append(routes[low.bit_length() - 1])
-        payable ^= low
+    found: list[Route] = []
+    for routes in _routes_by_byte(board.name):  # the mask read a byte at a time: a hand of many cards pays most routes
+        if not payable:
+            break
+        if byte := payable & 255:
+            found += routes[byte]
+        payable >>= 8
     return found
+
+
+@cache
+def _routes_by_byte(map_name: str) -> tuple[tuple[tuple[Route, ...], ...], ...]:
+    """For each byte of a mask over route indexes (routes 0-7, 8-15, ...), and each value of that byte, the
+    routes its bits stand for, in board order."""
+    routes = load_board(map_name).route_list
+    return tuple(
+        tuple(tuple(routes[i] for i in range(start, min(start + 8, len(routes))) if value >> (i - start) & 1)
+              for value in range(256))
+        for start in range(0, len(routes), 8)
+    )
 
 
 def can_claim_any(s: State, seat: int) -> bool:

@@ -77,7 +77,8 @@ class Table:
     def fill_market_slots(self) -> None:
         """Fill empty slots without applying C-DRW-4 (the caller does)."""
         s = self.state
-        while (empty := [i for i, card in enumerate(s.market) if card is None]):
+        while None in s.market:  # (most refills find the market full)
+            empty = [i for i, card in enumerate(s.market) if card is None]
             self.ensure_pile(1)
             if not s.draw_pile:
                 return

@@ -9,6 +9,7 @@ and zurich--brindisi starts with the tunnel venezia--zurich (2 green).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from bots.policies import Decision, policy_for
 from bots.policies.greedy import choose_move
 from bots.tournament import play_game
-from games.engine import legal_moves, step, view
+from games.engine import PlayerView, legal_moves, step, view
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS, total
 from games.engine.setup import begin
@@ -62,9 +63,13 @@ def test_greedy_only_ever_chooses_a_legal_move(map_name: str, players: int) -> N
 
 
 def plain_data(value: Any) -> bool:
+    """Frozen dataclasses of tuples, str-keyed dicts and scalars: nothing that leads back to a State."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        frozen = type(value).__dataclass_params__.frozen  # type: ignore[attr-defined]
+        return frozen and all(plain_data(getattr(value, f.name)) for f in dataclasses.fields(value))
     if isinstance(value, dict):
         return all(isinstance(k, str | int) and plain_data(v) for k, v in value.items())
-    if isinstance(value, list):
+    if isinstance(value, tuple):
         return all(plain_data(v) for v in value)
     return value is None or isinstance(value, str | int | float | bool)
 
@@ -86,9 +91,11 @@ def scrambled(state: State, seat: int, rng: random.Random) -> State:
     return other
 
 
-def test_greedy_is_given_plain_data_only_so_it_cannot_reach_the_state() -> None:
+def test_greedy_is_given_a_frozen_view_of_plain_data_only_so_it_cannot_reach_the_state() -> None:
     for state, seat in greedy_game("europe", 3, seed=1)[::10]:
-        assert plain_data(view(state, seat))
+        seen = view(state, seat)
+        assert isinstance(seen, PlayerView) and plain_data(seen)
+        assert seen.routes is not state.route_owner and seen.hand is not state.players[seat].hand
 
 
 @pytest.mark.parametrize("map_name", ["europe", "usa"])
@@ -103,7 +110,8 @@ def test_greedy_decides_the_same_whatever_the_other_seats_hide(map_name: str) ->
 def test_greedy_needs_no_more_than_its_own_seat_s_part_of_the_view() -> None:
     state = arrange(started("usa", 2), tickets={0: [CALGARY_SLC]}, hands={0: {"purple": 3}})
     seen = view(state, 0)
-    seen["players"] = [{k: p[k] for k in ("seat", "trains", "stations_left")} for p in seen["players"]]
+    unknown = {"cards": -1, "tickets": -1, "stations": -1, "score": -1, "choosing_tickets": True}
+    seen = dataclasses.replace(seen, players=tuple(dataclasses.replace(p, **unknown) for p in seen.players))
     assert choose_move(seen, legal_moves(state, 0)) == claim("helena--salt-lake-city", purple=3)
 
 

@@ -1,16 +1,20 @@
 """Greedy-lite in a playout (bots/policies/rollout.py): its plans kept while the board leaves them whole, made
-again when it breaks them; the other seats drawing tickets as the greedy bot does."""
+again when it breaks them; the other seats drawing tickets as the greedy bot does; the situation it reads from the
+State the same as the greedy bot's from the view."""
 
 from __future__ import annotations
 
 import random
 
-from bots.policies.greedy import TICKET_DRAW_TIME
+import pytest
+
+from bots.policies.greedy import choose_move, view_situation
 from bots.policies.plan import plan_network
-from bots.policies.rollout import Plans, lite_move, position_of
-from games.engine import begin, step
+from bots.policies.rollout import Plans, Positions, lite_move, position_of, situation_of
+from bots.policies.situation import TICKET_DRAW_TIME, plan_links, points_length, station_city, wants_tickets
+from games.engine import begin, legal_moves, step, view
 from games.engine import moves as mv
-from games.engine.state import SETUP_TICKETS, State
+from games.engine.state import SETUP_TICKETS, TURN, State
 
 
 def opened(seed: int) -> State:
@@ -48,6 +52,22 @@ def test_a_plan_is_made_again_when_another_seat_takes_one_of_its_routes_or_the_t
     assert plans.of(state, 0, position_of(state, 0)) is not again
 
 
+def test_a_seats_position_is_made_again_only_once_a_route_is_claimed_or_a_station_built() -> None:
+    state = opened(7)
+    positions = Positions()
+    pos = positions.of(state, 0)
+    assert pos == position_of(state, 0)
+    state.players[0].hand["red"] = state.players[0].hand.get("red", 0) + 2  # cards drawn: the board is the same
+    assert positions.of(state, 0) is pos
+    route = next(r for r in state.board.route_list if r.id not in state.route_owner)
+    state.route_owner[route.id] = 1
+    assert positions.of(state, 0) == position_of(state, 0) != pos
+    city = next(c for c in state.board.cities if c not in state.station_owner)
+    state.station_owner[city] = 0
+    state.players[0].stations += 1
+    assert positions.of(state, 0) == position_of(state, 0)
+
+
 def test_the_other_seats_of_a_playout_draw_tickets_once_theirs_are_done_as_the_greedy_bot_does() -> None:
     """C-TKT-1: a seat with nothing left to build and trains to spare draws tickets where asked to (the other
     seats of a playout); the searching seat does not, and no seat does once the game is near its end (C-END-1)."""
@@ -59,3 +79,26 @@ def test_the_other_seats_of_a_playout_draw_tickets_once_theirs_are_done_as_the_g
     assert not isinstance(lite_move(state, seat, rng, position_of(state, seat)), mv.DrawTickets)
     state.players[1 - seat].trains = TICKET_DRAW_TIME - 1
     assert not isinstance(lite_move(state, seat, rng, position_of(state, seat), draws_tickets=True), mv.DrawTickets)
+
+
+@pytest.mark.parametrize("map_name", ["europe", "usa"])
+def test_the_greedy_bot_from_its_view_and_greedy_lite_from_the_state_see_the_same_situation(map_name: str) -> None:
+    """One strategy, two readers: the `Situation` greedy.py builds from a seat's view and the one rollout.py builds
+    from the State agree, and so do the decisions situation.py makes from them."""
+    rng = random.Random(3)
+    state, _ = begin(map_name, 3, rng)
+    compared = 0
+    while not state.finished:
+        seat = state.deciders()[0]
+        if state.phase == TURN:
+            from_view = view_situation(view(state, seat))
+            root = position_of(state, seat)
+            from_state = situation_of(state, seat, root, Plans().of(state, seat, root))
+            for name in ("pos", "hand", "plan", "building", "fewest_trains", "last_round", "tickets_left"):
+                assert getattr(from_view, name) == getattr(from_state, name), name
+            for decision in (wants_tickets, plan_links, station_city, points_length):
+                assert decision(from_view) == decision(from_state), decision.__name__
+            assert from_view.endgame == from_state.endgame
+            compared += 1
+        state, _ = step(state, seat, choose_move(view(state, seat), legal_moves(state, seat)), rng, in_place=True)
+    assert compared > 50

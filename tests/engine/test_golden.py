@@ -3,7 +3,8 @@
 A playthrough file (tests/engine/golden/<map>-<n>p.jsonl.gz, gzip'd JSON Lines, one line per event) holds, for
 each event of the game: the event itself, the move and seat that caused it with the number of legal moves
 there were, the event as each seat and a spectator see it (`redact`) and the game as each of them sees it
-after the event (`view`). Any change to the rules, the chances, the log or who sees what changes a line.
+after the event (`view`, in the API's JSON: `view_json`). Any change to the rules, the chances, the log or who
+sees what changes a line.
 Faster code must leave these files alone; a deliberate rule change regenerates them:
 
     GOLDEN_REGENERATE=1 .venv/bin/pytest tests/engine/test_golden.py
@@ -25,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from games.codec import event_to_dict, move_to_dict
+from games.codec import event_to_dict, move_to_dict, view_json
 from games.engine.decide import score_ended, step
 from games.engine.evolve import evolve_in_place, initial_state
 from games.engine.legal import legal_moves
@@ -69,7 +70,7 @@ def playthrough(map_name: str, players: int) -> list[str]:
             "cause": cause,
             "event": event_to_dict(event),
             "redacted": {name: event_to_dict(redact(event, viewer)) for name, viewer in viewers},
-            "views": {name: view(replayed, viewer) for name, viewer in viewers},
+            "views": {name: view_json(view(replayed, viewer)) for name, viewer in viewers},
         }
         lines.append(json.dumps(record, sort_keys=True, separators=(",", ":")))
     assert replayed.finished

@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from games.codec import event_from_dict, event_from_json, event_to_dict, event_to_json
+from games.codec import event_from_dict, event_from_json, event_to_dict, event_to_json, view_json
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS, CARDS_PER_COLOUR, COLOURS, LOCOMOTIVE, LOCOMOTIVES
@@ -526,21 +526,21 @@ def with_secrets_scrambled(s: State, viewer: int | None, variant: int) -> State:
 
 def assert_view_hides_secrets(s: State, viewer: int | None, where: str) -> None:
     seen = view(s, viewer)
-    text = json.dumps(seen, sort_keys=True)
     others = [seat for seat in range(s.player_count) if seat != viewer]
     secret_tickets = {t for seat in others for t in (*s.players[seat].tickets, *s.offered.get(seat, ()))}
-    shown = strings_in(json.loads(text))
+    shown = strings_in(view_json(seen))  # what the API serves the viewer
     assert not shown & secret_tickets, f"{where}: viewer {viewer} sees other seats' tickets {shown & secret_tickets}"
     for variant in (0, 1):
-        scrambled_text = json.dumps(view(with_secrets_scrambled(s, viewer, variant), viewer), sort_keys=True)
+        scrambled = view(with_secrets_scrambled(s, viewer, variant), viewer)
+        assert scrambled == seen, f"{where}: viewer {viewer}'s view changes with other hands, tickets or pile orders"
+        scrambled_text = json.dumps(view_json(scrambled), sort_keys=True)
         assert SECRET not in scrambled_text, f"{where}: viewer {viewer}'s view shows a hidden value"
-        assert scrambled_text == text, f"{where}: viewer {viewer}'s view changes with other hands, tickets or pile orders"
     if viewer is not None:
-        assert seen["hand"] == {k: n for k, n in s.players[viewer].hand.items() if n}
-        assert seen["tickets"] == s.players[viewer].tickets
-        assert seen["offered_tickets"] == list(s.offered.get(viewer, ()))
-    assert [p["cards"] for p in seen["players"]] == [sum(p.hand.values()) for p in s.players]
-    assert seen["deck_size"] == len(s.draw_pile)
+        assert seen.hand == {k: n for k, n in s.players[viewer].hand.items() if n}
+        assert seen.tickets == tuple(s.players[viewer].tickets)
+        assert seen.offered_tickets == s.offered.get(viewer, ())
+    assert [p.cards for p in seen.players] == [sum(p.hand.values()) for p in s.players]
+    assert seen.deck_size == len(s.draw_pile)
 
 
 def assert_redacted_event_hides_secrets(
@@ -590,9 +590,10 @@ def test_x_sec_1_no_view_or_redacted_event_shows_another_seats_secrets(spec: Gam
             dealt[event.seat] |= set(event.tickets or ())
         for viewer in viewers:
             assert_redacted_event_hides_secrets(event, viewer, all_tickets, dealt[viewer], f"{spec} event {i}")
-    final = view(game.state, None)
-    assert final["hands"] == [{k: n for k, n in p.hand.items() if n} for p in game.state.players]
-    assert final["player_tickets"] == [p.tickets for p in game.state.players]
+    final = view(game.state, None).final
+    assert final is not None
+    assert final.hands == tuple({k: n for k, n in p.hand.items() if n} for p in game.state.players)
+    assert final.player_tickets == tuple(tuple(p.tickets) for p in game.state.players)
 
 
 # Ending, the codec and scoring.

@@ -125,7 +125,7 @@ def test_e_tun_4_europe_2p_seed7_game_258_the_declined_tunnels_cards_are_discard
     state = before
     for event in events:
         state = evolve(state, event)
-        discard_sizes.append(view(state, None)["discard_size"])
+        discard_sizes.append(view(state, None).discard_size)
     held = total(before.discards)
     assert discard_sizes == [held, held, held + 3]  # tunnel_revealed, tunnel_declined, turn_ended
 

@@ -1,15 +1,17 @@
-"""Hidden information (X-SEC-1) and chance written in the log (X-RNG-1), over whole games on both maps."""
+"""Hidden information (X-SEC-1) and chance written in the log (X-RNG-1), over whole games on both maps; the view
+as a typed value and as the API's JSON (games/codec.py `view_json`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from games.codec import event_from_json, event_to_json
+from games.codec import event_from_json, event_to_json, view_json
 from games.engine import events as ev
 from games.engine import evolve, random_legal_move, redact, replay, score_ended, view
 from games.engine import moves as mv
@@ -134,15 +136,15 @@ def test_x_sec_1_a_player_sees_their_own_hand_and_tickets_and_everyones_counts(m
     state, _ = play(state, 0, mv.DrawCard("deck"))
     for viewer in range(3):
         shown = view(state, viewer)
-        assert shown["hand"] == state.players[viewer].hand
-        assert shown["tickets"] == state.players[viewer].tickets
-        assert [p["cards"] for p in shown["players"]] == [total(p.hand) for p in state.players]
-        assert [p["tickets"] for p in shown["players"]] == [len(p.tickets) for p in state.players]
-        assert shown["market"] == state.market
-        assert shown["deck_size"] == len(state.draw_pile) and shown["discard_size"] == total(state.discards)
-        assert "hands" not in shown and "player_tickets" not in shown
+        assert shown.hand == state.players[viewer].hand
+        assert shown.tickets == tuple(state.players[viewer].tickets)
+        assert [p.cards for p in shown.players] == [total(p.hand) for p in state.players]
+        assert [p.tickets for p in shown.players] == [len(p.tickets) for p in state.players]
+        assert shown.market == tuple(state.market)
+        assert shown.deck_size == len(state.draw_pile) and shown.discard_size == total(state.discards)
+        assert shown.final is None
     spectator = view(state, None)
-    assert spectator["hand"] == {} and spectator["tickets"] == []
+    assert spectator.your_seat is None and spectator.hand == {} and spectator.tickets == ()
 
 
 @pytest.mark.parametrize("map_name", MAPS)
@@ -183,7 +185,87 @@ def test_x_sec_1_a_blind_draw_is_secret_but_a_face_up_draw_is_public(map_name: s
 def test_x_sec_1_after_the_game_ends_everything_is_public(map_name: str) -> None:
     final, _ = whole_log(map_name, 2, seed=8)
     for viewer in (0, 1, None):
-        shown = view(final, viewer)
+        shown = view(final, viewer).final
+        assert shown is not None
+        assert shown.hands == tuple({k: p.hand[k] for k in CARD_KINDS if p.hand.get(k)} for p in final.players)
+        assert shown.player_tickets == tuple(tuple(p.tickets) for p in final.players)
+        assert [s.seat for s in shown.scores] == [0, 1]
+
+
+# X-SEC-1 in the API's JSON of a view (games/codec.py `view_json`): the keys docs/API.md names, in their order.
+
+VIEW_KEYS = [
+    "map", "phase", "current_seat", "your_seat", "first_seat", "deciding_seats", "players", "market", "deck_size",
+    "discard_size", "tickets_left", "routes", "stations", "tunnel", "last_round", "turns_left", "hand", "tickets",
+    "offered_tickets",
+]
+FINAL_KEYS = ["hands", "player_tickets", "end_reason", "scores", "winner_seats"]  # only once the game is over
+PLAYER_KEYS = ["seat", "cards", "tickets", "trains", "stations", "stations_left", "score", "choosing_tickets"]
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_x_sec_1_a_seats_view_in_json_holds_its_own_hand_tickets_and_offer_and_everyones_counts(map_name: str) -> None:
+    state, _ = opening(map_name, 3, seed=4)  # every seat still chooses its setup tickets
+    for seat in range(3):
+        shown = view_json(view(state, seat))
+        assert list(shown) == VIEW_KEYS
+        assert shown["your_seat"] == seat
+        assert shown["hand"] == {k: state.players[seat].hand[k] for k in CARD_KINDS if state.players[seat].hand.get(k)}
+        assert shown["tickets"] == state.players[seat].tickets
+        assert shown["offered_tickets"] == list(state.offered[seat])
+        assert [list(p) for p in shown["players"]] == [PLAYER_KEYS] * 3
+        assert [p["cards"] for p in shown["players"]] == [total(p.hand) for p in state.players]
+        assert [p["choosing_tickets"] for p in shown["players"]] == [True] * 3
+        assert shown["deciding_seats"] == [0, 1, 2] and shown["market"] == state.market and shown["tunnel"] is None
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_x_sec_1_a_spectators_view_in_json_has_the_same_keys_and_no_hand_tickets_or_offer(map_name: str) -> None:
+    state, _ = opening(map_name, 3, seed=4)
+    for spectator in (None, 3, -1):  # a viewer who holds no seat sees what a spectator sees
+        shown = view_json(view(state, spectator))
+        assert list(shown) == VIEW_KEYS
+        assert shown["your_seat"] is None
+        assert shown["hand"] == {} and shown["tickets"] == [] and shown["offered_tickets"] == []
+        assert shown["players"] == view_json(view(state, 0))["players"]
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_x_sec_1_a_finished_games_view_in_json_adds_every_hand_and_ticket_and_the_scores(map_name: str) -> None:
+    final, _ = whole_log(map_name, 2, seed=8)
+    for viewer in (0, 1, None):
+        shown = view_json(view(final, viewer))
+        assert list(shown) == VIEW_KEYS + FINAL_KEYS
         assert shown["hands"] == [{k: p.hand[k] for k in CARD_KINDS if p.hand.get(k)} for p in final.players]
         assert shown["player_tickets"] == [p.tickets for p in final.players]
-        assert [s["seat"] for s in shown["scores"]] == [0, 1]
+        assert shown["end_reason"] == final.end_reason
+        assert shown["scores"] == [dataclasses.asdict(score) for score in final.scores]
+        assert shown["winner_seats"] == list(final.winner_seats)
+        assert json.loads(json.dumps(shown))["scores"][0]["seat"] == 0  # plain JSON all through
+
+
+def test_x_sec_1_a_tunnels_reveal_is_in_every_viewers_json_until_the_turn_ends() -> None:
+    state = next(s for s, _ in game("europe", 3, seed=5) if s.tunnel is not None)
+    assert state.tunnel is not None
+    for viewer in (0, 1, 2, None):
+        tunnel = view_json(view(state, viewer))["tunnel"]
+        assert list(tunnel) == ["seat", "route", "cards", "revealed", "extra"]
+        assert tunnel["seat"] == state.current and tunnel["route"] == state.tunnel.route
+        assert tunnel["cards"] == dict(state.tunnel.played) and tunnel["revealed"] == list(state.tunnel.revealed)
+
+
+def test_x_sec_1_a_view_is_frozen_and_shares_nothing_with_the_state_or_its_json() -> None:
+    state, _ = opening("usa", 2, seed=3)
+    shown = view(state, 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        shown.hand = {}  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        shown.players[1].cards = 0  # type: ignore[misc]
+    assert isinstance(shown.players, tuple) and isinstance(shown.tickets, tuple) and isinstance(shown.market, tuple)
+    hand, routes = dict(shown.hand), dict(shown.routes)
+    state.players[0].hand["red"] = 99  # the game goes on: the view a bot kept stays as it was
+    state.route_owner["anything"] = 1
+    as_json = view_json(shown)
+    as_json["hand"]["red"] = 98
+    as_json["routes"]["else"] = 0
+    assert shown.hand == hand and shown.routes == routes

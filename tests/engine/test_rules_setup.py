@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from games.codec import view_json
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.board import load_board
@@ -42,7 +43,7 @@ def test_c_cmp_1_every_card_of_the_deck_is_in_play_after_setup(map_name: str, pl
 def test_c_cmp_2_each_player_starts_with_45_trains(map_name: str, players: int) -> None:
     state, _ = opening(map_name, players)
     assert [p.trains for p in state.players] == [45] * players
-    assert [player["trains"] for player in view(state, 0)["players"]] == [45] * players
+    assert [player.trains for player in view(state, 0).players] == [45] * players
 
 
 @pytest.mark.parametrize("map_name", MAPS)
@@ -93,7 +94,7 @@ def test_e_cmp_1_europe_has_46_tickets_6_long_3_stations_and_lengths_1_to_8() ->
     assert board.stations_per_player == 3
     assert {r.length for r in board.route_list} == {1, 2, 3, 4, 6, 8}
     state, _ = opening("europe", 3)
-    assert [p["stations_left"] for p in view(state, 0)["players"]] == [3, 3, 3]
+    assert [p.stations_left for p in view(state, 0).players] == [3, 3, 3]
 
 
 def test_u_cmp_1_usa_has_30_tickets_no_stations_tunnels_or_ferries_and_lengths_1_to_6() -> None:
@@ -131,7 +132,7 @@ def test_e_set_1_the_long_tickets_not_dealt_are_never_seen() -> None:
     unseen = set(state.board.long_tickets) - dealt
     assert len(unseen) == 4
     for viewer in (0, 1, None):
-        shown = json.dumps(view(state, viewer)) + repr([redact(e, viewer) for e in events])
+        shown = json.dumps(view_json(view(state, viewer))) + repr([redact(e, viewer) for e in events])
         assert not any(f"'{ticket}'" in shown or f'"{ticket}"' in shown for ticket in unseen)
 
 
@@ -191,8 +192,8 @@ def test_e_set_2_the_choice_is_secret() -> None:
         assert isinstance(hidden, ev.TicketsKept)
         assert hidden.kept is None and hidden.returned is None
         assert (hidden.kept_count, hidden.returned_count) == (2, 2)
-    assert view(state, 1)["offered_tickets"] == list(state.offered[1])
-    shown = json.dumps(view(state, 1))
+    assert view(state, 1).offered_tickets == state.offered[1]
+    shown = json.dumps(view_json(view(state, 1)))
     assert not any(f'"{ticket}"' in shown for ticket in state.offered[0])
 
 

@@ -8,6 +8,7 @@ from itertools import combinations
 
 import pytest
 
+from games.codec import view_json
 from games.engine import events as ev
 from games.engine import legal_moves, random_legal_move, redact, score_ended, view
 from games.engine import moves as mv
@@ -104,10 +105,10 @@ def test_c_tkt_2_tickets_are_secret_from_the_other_players(map_name: str) -> Non
             assert redact(event, 0) == event
             assert not any(f"'{t}'" in repr(redact(event, 1)) for t in offered)
     for shown in (view(after, 1), view(kept_state, 1), view(kept_state, None)):
-        text = json.dumps(shown)
+        text = json.dumps(view_json(shown))
         assert not any(f'"{t}"' in text for t in [*offered, *state.players[0].tickets])
-    assert view(kept_state, 1)["players"][0]["tickets"] == len(kept_state.players[0].tickets)
-    assert view(kept_state, 0)["tickets"] == kept_state.players[0].tickets
+    assert view(kept_state, 1).players[0].tickets == len(kept_state.players[0].tickets)
+    assert view(kept_state, 0).tickets == tuple(kept_state.players[0].tickets)
 
 
 @pytest.mark.parametrize("map_name", MAPS)
@@ -132,7 +133,8 @@ def test_c_tkt_2_no_move_of_a_whole_game_ever_removes_a_kept_ticket(map_name: st
         for before, now in zip(state.players, after.players, strict=True):
             assert now.tickets[: len(before.tickets)] == before.tickets
         state = after
-    assert view(state, 1)["player_tickets"] == [p.tickets for p in state.players]  # public at the end
+    final = view(state, 1).final
+    assert final is not None and final.player_tickets == tuple(tuple(p.tickets) for p in state.players)  # public now
 
 
 # C-TKT-3: completed tickets add, incomplete ones subtract.

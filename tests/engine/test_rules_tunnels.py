@@ -291,11 +291,11 @@ def test_e_tun_4_every_view_shows_the_revealed_cards_until_they_are_discarded() 
     for event, after in states_through(state, whole_turn(state, mv.PayTunnel(pay(red=1)))):
         for viewer in (0, 1, None):
             shown = view(after, viewer)
-            revealed = shown["tunnel"]["revealed"] if shown["tunnel"] else []
-            assert revealed == ([] if after.tunnel is None else ["red", "white", "blue"]), event
-            market = sum(1 for card in shown["market"] if card is not None)
-            held = sum(player["cards"] for player in shown["players"])
-            assert shown["deck_size"] + shown["discard_size"] + market + held + len(revealed) == cards, event
+            revealed = shown.tunnel.revealed if shown.tunnel is not None else ()
+            assert revealed == (() if after.tunnel is None else ("red", "white", "blue")), event
+            market = sum(1 for card in shown.market if card is not None)
+            held = sum(player.cards for player in shown.players)
+            assert shown.deck_size + shown.discard_size + market + held + len(revealed) == cards, event
         assert (after.tunnel is None) == isinstance(event, ev.TurnEnded)
 
 
