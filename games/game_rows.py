@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
@@ -107,19 +108,11 @@ def _columns() -> _Statement:
         f"LEFT JOIN {Token._meta.db_table} t ON t.key = %s LEFT JOIN {User._meta.db_table} u ON u.id = t.user_id "
         "WHERE s.game_id = %s ORDER BY s.number"
     )
-    ends = _running([len(seat.fields), len(game.fields), len(token.fields), len(user.fields)])
+    ends = list(accumulate([len(seat.fields), len(game.fields), len(token.fields), len(user.fields)]))
     seats_at, game_at, token_at, user_at = (slice(a, b) for a, b in zip([0, *ends[:-1]], ends, strict=True))
     statement = _Statement(sql, seat, game, token, user, (seats_at, game_at, token_at, user_at))
     _statements[connection.vendor] = statement
     return statement
-
-
-def _running(lengths: Sequence[int]) -> list[int]:
-    total, ends = 0, []
-    for length in lengths:
-        total += length
-        ends.append(total)
-    return ends
 
 
 def _part(model: type[Model], names: list[str]) -> _Part:
