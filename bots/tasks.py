@@ -54,7 +54,7 @@ def choose(
     """The move the bot of `level` makes for `seat`, and why: it sees only that seat's view, its legal moves and,
     for the levels that read it, the game's events so far as that seat saw them. `seconds`: the search's budget
     (TTR_STRONG_SECONDS when None)."""
-    history = selectors.history_for(game, seat) if level in NEEDS_HISTORY else ()
+    history = selectors.history_for(game, seat=seat) if level in NEEDS_HISTORY else ()
     budget = strong_seconds() if seconds is None else min(seconds, strong_seconds())
     decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, budget)
     started = time.perf_counter()

@@ -20,7 +20,7 @@ from games import states
 from games.engine import Move, State
 from games.errors import ServiceError
 from games.log import StaleSeq
-from games.models import Game
+from games.models import Game, GameId
 from games.selectors import game_row
 from games.services import play_seat
 from ttr_server import metrics
@@ -53,7 +53,7 @@ def bot_decision(game: Game, state: State, levels: dict[int, str]) -> tuple[int,
     return None
 
 
-def bot_waits(game_id: object, seq: int) -> str | None:
+def bot_waits(game_id: GameId, seq: int) -> str | None:
     """The level of a bot the game waits for at `seq`, if it waits for one."""
     game = game_row(game_id)
     decision = bot_decision(game, states.state_at(game.pk, seq), game.bot_levels)
@@ -61,7 +61,7 @@ def bot_waits(game_id: object, seq: int) -> str | None:
 
 
 def play_turns(
-    game_id: object, seq: int, choose: Chooser, *, plays: Callable[[str], bool] = lambda level: True,
+    game_id: GameId, seq: int, choose: Chooser, *, plays: Callable[[str], bool] = lambda level: True,
     one_of: Callable[[str], bool] = lambda level: False,
 ) -> Turns:
     try:
@@ -85,7 +85,7 @@ def play_turns(
         choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng, None)
         try:
             with metrics.moves_via("bot"):
-                move = play_seat(game, seat, game.seq, choice.move, by_bot=True, reason=choice.reason)
+                move = play_seat(game, seat=seat, expected_seq=game.seq, move=choice.move, by_bot=True, reason=choice.reason)
         except (StaleSeq, ServiceError):
             game = game_row(game_id)  # someone moved first: look again
             continue

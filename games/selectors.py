@@ -10,6 +10,8 @@ import dataclasses
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -18,12 +20,15 @@ from games import clocks, game_rows, invitations, log, presence, rematch, states
 from games.codec import move_to_dict, view_json
 from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
+from games.engine.state import State
 from games.errors import ServiceError
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 from games.viewers import projected, seat_of
 
+Person = AbstractBaseUser | AnonymousUser  # who asks: a signed-in person or nobody in particular
 
-def game_summary(game: Game, viewer: Any = None) -> dict[str, Any]:
+
+def game_summary(game: Game, *, viewer: Person | None = None) -> dict[str, Any]:
     """The game's summary (docs/API.md); its creator also sees the invitation link of an open private game."""
     summary = _summary(game)
     if game.private and viewer is not None and viewer.is_authenticated and viewer.pk == game.created_by_id:
@@ -68,19 +73,19 @@ def _with_summary_parts(games: QuerySet[Game]) -> QuerySet[Game]:
     )
 
 
-def games_list(user: Any, status: str | None, mine: bool) -> QuerySet[Game]:
+def games_list(user: Person, *, status: str | None, mine: bool) -> QuerySet[Game]:
     games = _with_summary_parts(Game.objects.all())
     if status:
         games = games.filter(status=status)
     if mine:
-        games = games.filter(seats__user=user).distinct() if user.is_authenticated else games.none()
+        games = games.filter(seats__user_id=user.pk).distinct() if user.is_authenticated else games.none()
     else:  # the lobby: a private game only for those seated in it
-        seated = Q(seats__user=user) if user.is_authenticated else Q(pk__in=[])
+        seated = Q(seats__user_id=user.pk) if user.is_authenticated else Q(pk__in=[])
         games = games.filter(Q(private=False) | seated).distinct()
     return games
 
 
-def game_row(game_id: Any) -> Game:
+def game_row(game_id: GameId) -> Game:
     """The game with its seats (not their users), in one query: what state, legal moves, moves and events need."""
     try:
         return found(game_rows.read(game_id))
@@ -94,7 +99,7 @@ def found(read: game_rows.GameRead) -> Game:
     return read.game
 
 
-def game_get(game_id: Any) -> Game:
+def game_get(game_id: GameId) -> Game:
     try:
         return _with_summary_parts(Game.objects.all()).get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError, DjangoValidationError) as error:
@@ -113,14 +118,14 @@ def _open_view(game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
-def game_state(game: Game, user: Any, at: int | None = None) -> dict[str, Any]:
+def game_state(game: Game, *, user: Person, at: int | None = None) -> dict[str, Any]:
     answer = _game_state(game, user, at)
     # The seats with a socket open now (games/presence.py): about the table, not the game, so a replay shows it too.
     answer["presence"] = presence.seats(game.pk)
     return answer
 
 
-def _game_state(game: Game, user: Any, at: int | None) -> dict[str, Any]:
+def _game_state(game: Game, user: Person, at: int | None) -> dict[str, Any]:
     seat = seat_of(game, user)
     seq = game.seq if at is None else at
     if seq == 0:
@@ -134,16 +139,16 @@ def _game_state(game: Game, user: Any, at: int | None) -> dict[str, Any]:
     if at is None and game.speed == "daily":
         shown["banks"] = clocks.banks(game)
     if at is None and seat is not None:
-        mark_seen(game.pk, seat, seq)
+        mark_seen(game.pk, seat=seat, seq=seq)
     return {"seq": seq, "status": game.status, "view": shown}
 
 
-def mark_seen(game_id: Any, seat: int, seq: int) -> None:
+def mark_seen(game_id: GameId, *, seat: int, seq: int) -> None:
     """The seat's player has seen the game up to `seq` (/api/me/games counts the events after it)."""
     Seat.objects.filter(game_id=game_id, number=seat, seen_seq__lt=seq).update(seen_seq=seq)
 
 
-def _everything(state: Any) -> dict[str, Any]:
+def _everything(state: State) -> dict[str, Any]:
     return {
         "hands": [dict(p.hand) for p in state.players],
         "player_tickets": [list(p.tickets) for p in state.players],
@@ -152,7 +157,7 @@ def _everything(state: Any) -> dict[str, Any]:
     }
 
 
-def game_legal_moves(game: Game, user: Any) -> dict[str, Any]:
+def game_legal_moves(game: Game, *, user: Person) -> dict[str, Any]:
     seat = seat_of(game, user)
     if seat is None or seat in game.bot_seats or game.status != Game.Status.ACTIVE:  # (a resigned seat's bot plays)
         return {"seq": game.seq, "moves": []}
@@ -160,13 +165,13 @@ def game_legal_moves(game: Game, user: Any) -> dict[str, Any]:
     return {"seq": game.seq, "moves": [move_to_dict(m) for m in legal_moves(state, seat)]}
 
 
-def history_for(game: Game, seat: int) -> tuple[EngineEvent, ...]:
+def history_for(game: Game, *, seat: int) -> tuple[EngineEvent, ...]:
     """The game's events so far as `seat` saw them (engine events, redacted for it): what a bot that reads the
     game's history may know."""
     return tuple(redact(event, seat) for event in log.events_between(game.pk, 0, game.seq))
 
 
-def events_since(game: Game, user: Any, after: int) -> dict[str, Any]:
+def events_since(game: Game, *, user: Person, after: int) -> dict[str, Any]:
     seat = seat_of(game, user)
     finished = game.status == Game.Status.FINISHED
     rows = log.rows_between(game.pk, after, game.seq)
@@ -195,19 +200,19 @@ def game_score(game: Game) -> dict[str, Any]:
 MY_FINISHED_DAYS = 3  # a game that ended this recently still shows among the person's games
 
 
-def my_games(user: Any) -> dict[str, Any]:
+def my_games(user: AbstractBaseUser) -> dict[str, Any]:
     """The person's open and active games (and those just over): the ones that wait for their move first, then
     the closest deadline; each with its clock and how many events came since they last looked."""
     recent = timezone.now() - timedelta(days=MY_FINISHED_DAYS)
     games = _with_summary_parts(
-        Game.objects.filter(seats__user=user)
+        Game.objects.filter(seats__user_id=user.pk)
         .filter(Q(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]) | Q(finished_at__gte=recent))
         .distinct()
     )
     results = []
     for game in games:
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
-        entry = game_summary(game, user)
+        entry = game_summary(game, viewer=user)
         your_move, deadline = False, None
         if game.status == Game.Status.ACTIVE:
             state = states.state_at(game.pk, game.seq)

@@ -205,14 +205,14 @@ def game_play(game: Game, *, user: User, expected_seq: int, move: Move) -> Playe
         raise ServiceError("not_a_player", "you have no seat in this game", status=403)
     if seat in game.bot_seats:  # resigned: the stand-in bot plays it (the seq check stops a resign racing this)
         raise ServiceError("resigned", "you have left this game: its fallback bot plays your seat", status=403)
-    return play_seat(game, seat, expected_seq, move, by_bot=False)
+    return play_seat(game, seat=seat, expected_seq=expected_seq, move=move, by_bot=False)
 
 
 REASON_LENGTH = 300  # Event.reason's size
 
 
 def play_seat(
-    game: Game, seat: int, expected_seq: int, move: Move, *, by_bot: bool, before: tuple[EngineEvent, ...] = (),
+    game: Game, *, seat: int, expected_seq: int, move: Move, by_bot: bool, before: tuple[EngineEvent, ...] = (),
     reason: str = "",
 ) -> Played:
     """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append).

@@ -103,7 +103,10 @@ def time_out(game: Game, *, now: datetime, choose: bot_turns.Chooser) -> int:
         choice = choose(game, state, seat, level, rng, SWEEP_SEARCH_SECONDS)
         try:
             with metrics.moves_via("sweep"):
-                move = play_seat(game, seat, game.seq, choice.move, by_bot=False, before=(expired,), reason=choice.reason)
+                move = play_seat(
+                    game, seat=seat, expected_seq=game.seq, move=choice.move, by_bot=False, before=(expired,),
+                    reason=choice.reason,
+                )
         except (StaleSeq, ServiceError):
             break  # the player moved just in time
         played += 1  # play_seat moved `game` to the new seq and head: no need to read it again

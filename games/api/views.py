@@ -45,10 +45,10 @@ class GamesView(APIView):
     )
     def get(self, request: Request) -> Response:
         query = q.parsed(q.GamesQuery, request)
-        games = selectors.games_list(request.user, query.get("status"), query.get("mine", False))
+        games = selectors.games_list(request.user, status=query.get("status"), mine=query.get("mine", False))
         paginator = GamesPagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
-        return paginator.get_paginated_response([selectors.game_summary(g, request.user) for g in page])
+        return paginator.get_paginated_response([selectors.game_summary(g, viewer=request.user) for g in page])
 
     @extend_schema(
         request=s.GameCreateSerializer,
@@ -62,13 +62,13 @@ class GamesView(APIView):
             user, map_name=data["map"], players=data["players"], ranked=data["ranked"], clock=clock,
             fallback_bot=data["fallback_bot"], private=data["private"],
         )
-        return Response(selectors.game_summary(selectors.game_get(game.pk), user), status=status.HTTP_201_CREATED)
+        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=user), status=status.HTTP_201_CREATED)
 
 
 class GameView(APIView):
     @extend_schema(operation_id="game_retrieve", responses={200: r.GameSummarySerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_summary(selectors.game_get(game_id), request.user))
+        return Response(selectors.game_summary(selectors.game_get(game_id), viewer=request.user))
 
 
 class JoinView(APIView):
@@ -79,7 +79,7 @@ class JoinView(APIView):
         game = selectors.game_get(game_id)
         data = s.valid_body(s.JoinSerializer, request.data)
         services.game_join(game.pk, user=signed_in(request.user), seat=data.get("seat"), invite=data.get("invite"))
-        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
 class BotsView(APIView):
@@ -90,7 +90,7 @@ class BotsView(APIView):
         game = selectors.game_get(game_id)
         data = s.valid_body(s.BotSerializer, request.data)
         services.game_add_bot(game.pk, user=signed_in(request.user), level=data["level"], seat=data.get("seat"))
-        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
 class StartView(APIView):
@@ -101,7 +101,7 @@ class StartView(APIView):
         game = selectors.game_get(game_id)
         data = s.valid_body(s.StartSerializer, request.data)
         services.game_start(game.pk, user=signed_in(request.user), fill_with_bots=data.get("fill_with_bots"))
-        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
 class ResignView(APIView):
@@ -116,7 +116,7 @@ class ResignView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         services.game_resign(game.pk, user=signed_in(request.user))
-        return Response(selectors.game_summary(selectors.game_get(game.pk), request.user))
+        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
 class OneGameView(APIView):
@@ -138,7 +138,7 @@ class OneGameView(APIView):
 class StateView(OneGameView):
     @extend_schema(responses={200: r.StateSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_state(self.game(), request.user))
+        return Response(selectors.game_state(self.game(), user=request.user))
 
 
 class ReplayView(APIView):
@@ -153,13 +153,13 @@ class ReplayView(APIView):
         at = q.parsed(q.ReplayQuery, request)["at"]
         if at > game.seq:
             return error("not_found", f"the game has no event {at} (it is at seq {game.seq})", 404, field="at")
-        return Response(selectors.game_state(game, request.user, at=at))
+        return Response(selectors.game_state(game, user=request.user, at=at))
 
 
 class LegalMovesView(OneGameView):
     @extend_schema(responses={200: r.LegalMovesSerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_legal_moves(self.game(), request.user))
+        return Response(selectors.game_legal_moves(self.game(), user=request.user))
 
 
 class MovesView(OneGameView):
@@ -181,7 +181,7 @@ class EventsView(OneGameView):
     def get(self, request: Request, game_id: str) -> Response:
         game = self.game()
         after = q.parsed(q.EventsQuery, request).get("after", 0)
-        return Response(selectors.events_since(game, request.user, after))
+        return Response(selectors.events_since(game, user=request.user, after=after))
 
 
 class AuditView(APIView):

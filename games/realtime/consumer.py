@@ -104,7 +104,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     def _state(self) -> dict[str, Any]:
-        return selectors.game_state(selectors.game_row(self.game_id), self.user)
+        return selectors.game_state(selectors.game_row(self.game_id), user=self.user)
 
     def _seat(self) -> int | None:
         return viewers.seat_of(selectors.game_row(self.game_id), self.user)
@@ -120,7 +120,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         hub.remove(self)
         if self.seat is not None and self.cursor:  # what the player saw here counts as seen (/api/me/games)
             try:
-                await run_sync(selectors.mark_seen, self.game_id, self.seat, self.cursor)
+                await run_sync(selectors.mark_seen, self.game_id, seat=self.seat, seq=self.cursor)
             except Exception as error:
                 if unavailable.which(error) is None:
                     raise

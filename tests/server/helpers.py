@@ -172,7 +172,7 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000, 
                 assert states.state_at(game.pk, Game.objects.get(pk=game_id).seq).scores
             return played
         seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
-        services.play_seat(game, seat, game.seq, move, by_bot=False)
+        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
     raise AssertionError(f"the game did not end in {max_moves} moves")
 
 

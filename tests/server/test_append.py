@@ -54,9 +54,9 @@ def test_a_plain_move_on_postgresql_writes_with_one_statement(on_postgres: bool)
         seat, move = random_engine_move(state, rng)
         if not states.snapshot_due(game.seq, game.seq + 3):
             break
-        services.play_seat(game, seat, game.seq, move, by_bot=False)
+        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
         state = states.state_at(game.pk, game.seq)
     with CaptureQueriesContext(connection) as queries:
-        services.play_seat(game, seat, game.seq, move, by_bot=False)
+        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
     writes = [q["sql"] for q in queries.captured_queries if not q["sql"].lstrip().upper().startswith("SELECT")]
     assert len(writes) == 1 and writes[0].startswith("WITH head AS (UPDATE"), writes

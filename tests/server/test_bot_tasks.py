@@ -28,13 +28,13 @@ def test_a_bot_task_that_loses_a_race_to_a_human_goes_on_playing_the_bots(monkey
     real_play_seat = services.play_seat
     raced = []
 
-    def human_first(game: Game, seat: int, expected_seq: int, move: Any, **kwargs: Any) -> Any:
+    def human_first(game: Game, **kwargs: Any) -> Any:
         if not raced:
             raced.append(True)
             fresh = Game.objects.get(pk=game.pk)
             human = legal_moves(states.state_at(fresh.pk, fresh.seq), 0)[0]
-            real_play_seat(fresh, 0, fresh.seq, human, by_bot=False)
-        return real_play_seat(game, seat, expected_seq, move, **kwargs)
+            real_play_seat(fresh, seat=0, expected_seq=fresh.seq, move=human, by_bot=False)
+        return real_play_seat(game, **kwargs)
 
     monkeypatch.setattr(bot_turns, "play_seat", human_first)
     seq = table.seq()

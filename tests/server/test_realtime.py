@@ -135,7 +135,7 @@ def test_two_hundred_random_moves_reach_every_socket_in_order_without_gap_or_dup
         if rng.random() < 0.5:  # over the seat's socket (on A or B) ...
             assert socket_move(viewers[seat], game.seq, move)["ok"] is True
         else:  # ... or straight through the services in this process, as the HTTP view does
-            services.play_seat(game, seat, game.seq, move_from_dict(move), by_bot=False)
+            services.play_seat(game, seat=seat, expected_seq=game.seq, move=move_from_dict(move), by_bot=False)
         moves += 1
         if rng.random() < 0.2:  # now and then let the sockets catch up, so that pushes interleave with moves
             for socket in viewers:

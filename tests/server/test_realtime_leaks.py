@@ -72,7 +72,7 @@ def play_watched(table: Any, viewers: list[Socket], rng: random.Random) -> int:
         if game.status == Game.Status.FINISHED:
             return moves
         seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
-        played = services.play_seat(game, seat, game.seq, move, by_bot=False)
+        played = services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
         moves += 1
         if moves % 10 == 0:
             for socket in viewers:

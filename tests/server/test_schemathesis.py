@@ -148,7 +148,7 @@ def _aim_at_real_games(case: Any, world: World) -> None:
 
     from games import selectors
 
-    legal = selectors.game_legal_moves(selectors.game_row(game_id), get_user_model().objects.get(username="ada"))
+    legal = selectors.game_legal_moves(selectors.game_row(game_id), user=get_user_model().objects.get(username="ada"))
     body["expected_seq"] = legal["seq"]
     if legal["moves"] and (key >> 12) % 2 and case.meta is not None and case.meta.generation.mode.is_positive:
         body["move"] = legal["moves"][(key >> 16) % len(legal["moves"])]
