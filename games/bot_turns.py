@@ -71,7 +71,7 @@ def play_turns(
     if game.seq > seq:
         return Turns(0, game.seq, None)
     rng = random.SystemRandom()
-    levels = game.bot_levels  # read once: who plays which seat changes only by a resignation, which queues anew
+    levels = game.bot_levels  # who plays which seat: changes only by a resignation, which moves the seq
     played = 0
     for _ in range(MAX_BOT_MOVES):
         if game.status != Game.Status.ACTIVE:
@@ -87,7 +87,10 @@ def play_turns(
             with metrics.moves_via("bot"):
                 move = play_seat(game, seat=seat, expected_seq=game.seq, move=choice.move, by_bot=True, reason=choice.reason)
         except (StaleSeq, ServiceError):
-            game = game_row(game_id)  # someone moved first: look again
+            # Someone moved first: look again, seats included. A resignation meanwhile hands its seat to a bot, and
+            # the task it queued may have found this one's moves already past its seq and left the seat to us.
+            game = game_row(game_id)
+            levels = game.bot_levels
             continue
         played += 1
         if move.finished:

@@ -45,6 +45,29 @@ def test_a_bot_task_that_loses_a_race_to_a_human_goes_on_playing_the_bots(monkey
     assert states.state_at(game.pk, game.seq).deciders() == (0,)  # the task stopped where the human decides
 
 
+def test_a_bot_task_that_loses_a_race_to_a_resignation_plays_the_resigned_seat_too(monkeypatch: Any) -> None:
+    """Setup phase: the human resigns just as the task appends the first bot's choice. The task gets stale_seq,
+    reads the game again with its seats, and plays the resigned seat's decision as well (the resignation's own task
+    would find its seq already passed and do nothing)."""
+    table = seated_game("rs", "europe", 3)
+    Seat.objects.filter(game_id=table.game_id, number__in=(1, 2)).update(bot="greedy")
+    real_play_seat = services.play_seat
+    resigned: list[bool] = []
+
+    def resign_first(game: Game, **kwargs: Any) -> Any:
+        if not resigned:
+            resigned.append(True)
+            human = Seat.objects.select_related("user").get(game_id=game.pk, number=0).user
+            services.game_resign(game.pk, user=human)
+        return real_play_seat(game, **kwargs)
+
+    monkeypatch.setattr(bot_turns, "play_seat", resign_first)
+    seq = table.seq()
+    tasks.play_bot_turns(table.game_id, seq)
+    setup = Event.objects.filter(game_id=table.game_id, seq__gt=seq, type="tickets_kept").order_by("seq")[:3]
+    assert sorted(e.seat for e in setup) == [0, 1, 2]  # the resigned seat's tickets chosen by its stand-in too
+
+
 def test_a_task_for_a_seq_the_game_has_passed_does_nothing() -> None:
     table = seated_game("h", "usa", 2)
     Seat.objects.filter(game_id=table.game_id, number=1).update(bot="greedy")
