@@ -14,7 +14,7 @@ import logging
 import sys
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connections
 from django.db import utils as db_utils
@@ -71,6 +71,23 @@ def which(exc: BaseException | None) -> str | None:
         exc = exc.__cause__ or exc.__context__
         seen += 1
     return None
+
+
+_T = TypeVar("_T")
+
+
+def once_more_if_cut(read: Callable[[], _T]) -> _T:
+    """`read()`, and once more on a fresh connection if the database connection was cut under it (a restart,
+    `pg_terminate_backend`): for reads only, which are harmless to repeat. A second failure is raised."""
+    try:
+        return read()
+    except Exception as error:
+        if which(error) != "database":
+            raise
+        dbpool.distrust()
+        for connection in connections.all(initialized_only=True):
+            connection.close_if_unusable_or_obsolete()
+        return read()
 
 
 def body(service: str) -> dict[str, Any]:

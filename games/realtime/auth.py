@@ -22,11 +22,12 @@ from django.http.request import validate_host
 from rest_framework.exceptions import AuthenticationFailed
 
 from games.api.authentication import ExpiringTokenAuthentication
+from ttr_server import unavailable
 
 
 def _token_user(key: str) -> tuple[Any, str | None]:
     try:
-        user, _ = ExpiringTokenAuthentication().authenticate_credentials(key)
+        user, _ = unavailable.once_more_if_cut(lambda: ExpiringTokenAuthentication().authenticate_credentials(key))
     except AuthenticationFailed as failed:
         return AnonymousUser(), str(failed.detail)
     return user, None

@@ -104,10 +104,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     def _state(self) -> dict[str, Any]:
-        return selectors.game_state(selectors.game_row(self.game_id), user=self.user)
+        return unavailable.once_more_if_cut(lambda: selectors.game_state(selectors.game_row(self.game_id), user=self.user))
 
     def _seat(self) -> int | None:
-        return viewers.seat_of(selectors.game_row(self.game_id), self.user)
+        return unavailable.once_more_if_cut(lambda: viewers.seat_of(selectors.game_row(self.game_id), self.user))
 
     async def refuse(self, error: dict[str, Any], code: int) -> None:
         await self.send_json({"type": "error", "error": error})

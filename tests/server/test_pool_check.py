@@ -76,3 +76,37 @@ def test_after_a_failure_every_connection_is_tried_for_a_while(connections, monk
     monkeypatch.setattr(dbpool, "_distrusted_until", time.monotonic() - 1)
     check_quietly(pooled)
     assert tried == [pooled]
+
+
+@pytest.mark.django_db
+def test_a_read_cut_by_the_database_is_tried_once_more_and_other_failures_are_not(monkeypatch) -> None:
+    from django.db import OperationalError
+
+    from ttr_server import dbpool, unavailable
+
+    monkeypatch.setattr(dbpool, "_distrusted_until", 0.0)
+    calls: list[int] = []
+
+    def cut_once() -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return "read"
+
+    assert unavailable.once_more_if_cut(cut_once) == "read" and len(calls) == 2
+    assert dbpool._distrusted_until > time.monotonic()  # and the pool tries each connection for a while
+
+    def always_cut() -> str:
+        raise OperationalError("the database is gone")
+
+    with pytest.raises(OperationalError):
+        unavailable.once_more_if_cut(always_cut)
+
+    def broken() -> str:
+        calls.append(1)
+        raise ValueError("a bug, not the database")
+
+    calls.clear()
+    with pytest.raises(ValueError):
+        unavailable.once_more_if_cut(broken)
+    assert len(calls) == 1
