@@ -15,4 +15,5 @@ RUN useradd --create-home ttr && mkdir -p /app/var /metrics && chown -R ttr /app
 USER ttr
 EXPOSE 8000
 CMD ["uvicorn", "ttr_server.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "off", \
-     "--timeout-graceful-shutdown", "20", "--proxy-headers", "--no-server-header"]
+     "--timeout-graceful-shutdown", "20", "--proxy-headers", "--no-server-header", \
+     "--ws-per-message-deflate", "false"]

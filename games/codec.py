@@ -66,14 +66,20 @@ def _hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
+@cache
+def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    """A dataclass's fields in order, each with its type hint (asked once per class: encoding is hot)."""
+    hints = _hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
 def _encode(value: Any, hint: Any) -> Any:
     if value is None:
         return None
     if hint == Payment:
         return dict(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        hints = _hints(type(value))
-        return {f.name: _encode(getattr(value, f.name), hints[f.name]) for f in dataclasses.fields(value)}
+        return {name: _encode(getattr(value, name), field_hint) for name, field_hint in _fields(type(value))}
     if isinstance(value, tuple):
         return [_encode(item, _item_hint(hint, i)) for i, item in enumerate(value)]
     return value

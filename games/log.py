@@ -226,6 +226,24 @@ def project(row: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
     return projected
 
 
+def project_text(row: Event, viewer: int | None, finished: bool) -> str:
+    """`project` as compact JSON text (what a socket sends). The text of the shape every viewer who may see the
+    whole row shares is encoded once per row object too."""
+    projected = project(row, viewer, finished)
+    memo = vars(row)
+    if projected is not memo.get("_whole"):
+        return compact_json(projected)
+    text: str | None = memo.get("_whole_text")
+    if text is None:
+        text = memo["_whole_text"] = compact_json(projected)
+    return text
+
+
+def compact_json(value: Any) -> str:
+    """JSON as the sockets send it: no spaces, ASCII (the key order as given)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 def _shape(row: Event, event: EngineEvent) -> dict[str, Any]:
     visible = event_to_dict(event)
     visible.pop("type")

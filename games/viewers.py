@@ -25,3 +25,9 @@ def projected(rows: Iterable[Event], *, seat: int | None, finished: bool) -> lis
     """The rows as API events (docs/API.md's shape: seq, type, at, seat, data), as the viewer at `seat` (None: a
     spectator) may see them; whole once the game is `finished`."""
     return [log.project(row, seat, finished) for row in rows]
+
+
+def projected_text(rows: Iterable[Event], *, seat: int | None, finished: bool) -> list[str]:
+    """`projected`, each event as the compact JSON text a socket sends (encoded once per row for every viewer
+    who may see all of it)."""
+    return [log.project_text(row, seat, finished) for row in rows]

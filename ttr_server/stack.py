@@ -43,6 +43,7 @@ COMMANDS: dict[str, list[str]] = {
     "web": [
         "uvicorn", "ttr_server.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--lifespan", "off",
         "--timeout-graceful-shutdown", str(GRACE_SECONDS), "--proxy-headers", "--no-server-header",
+        "--ws-per-message-deflate", "false",
     ],
     "worker": ["celery", "-A", "ttr_server", "worker", "-Q", "celery", "-n", "default@%h", "--loglevel=INFO",
                "--concurrency=2"],

@@ -6,7 +6,7 @@ say; everything that can be said of the request alone is said here, and the sche
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -148,3 +148,20 @@ class MoveField(serializers.JSONField):
 class MoveRequestSerializer(ObjectSerializer):
     expected_seq = StrictIntegerField(min_value=0, help_text="the seq of the game as you last saw it")
     move = MoveField()
+
+
+class MoveRequest(NamedTuple):
+    expected_seq: int
+    move: Any  # the move object as sent: games.codec reads it and names the field at fault
+
+
+def move_request(data: Any) -> MoveRequest:
+    """The body of a move (POST /moves, a socket's `move` message) as MoveRequestSerializer reads it. A body it
+    takes (nearly every one) is told in three checks; anything else goes through the serializer, which raises the
+    400 naming the field at fault. Building the serializer's fields was a fifth of a socket move's CPU."""
+    if isinstance(data, dict):
+        seq, move = data.get("expected_seq"), data.get("move")
+        if type(seq) is int and seq >= 0 and move is not None:  # not a bool; the move's shape is the codec's
+            return MoveRequest(seq, move)
+    valid = valid_body(MoveRequestSerializer, data)
+    return MoveRequest(valid["expected_seq"], valid["move"])

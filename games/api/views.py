@@ -168,9 +168,9 @@ class MovesView(OneGameView):
     @extend_schema(request=s.MoveRequestSerializer, responses={201: r.EventsSerializer, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = self.game()
-        data = s.valid_body(s.MoveRequestSerializer, request.data)
-        move = move_from_dict(data["move"])
-        played = services.game_play(game, user=signed_in(request.user), expected_seq=data["expected_seq"], move=move)
+        body = s.move_request(request.data)
+        move = move_from_dict(body.move)
+        played = services.game_play(game, user=signed_in(request.user), expected_seq=body.expected_seq, move=move)
         # The appended rows, projected like /events (docs/API.md's event shape: seq, type, at, seat, data).
         events = viewers.projected(played.rows, seat=played.seat, finished=played.finished)
         return Response({"seq": played.seq, "events": events}, status=status.HTTP_201_CREATED)

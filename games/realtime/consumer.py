@@ -1,7 +1,7 @@
 """`/ws/games/{id}/`: one game's live stream for one viewer (docs/API.md, WebSocket).
 
 On connect: `hello` with the state as the viewer may see it, its seq and the seats present. Then, whenever the
-game's group hears a new seq (or the hub's poll sees one), the socket reads the events after its own cursor
+hub hears a new seq from the game's group (or its poll sees one), the socket reads the events after its own cursor
 from the database (read once for all of this process's sockets of the game, games/realtime/hub.py), projected
 for its own user as /events projects them (games.viewers.projected), and sends them as one `events` message (with
 `deadline`, the clock of the decision now open, when the game has a clock): in seq order, no gap, no
@@ -24,14 +24,14 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import close_old_connections
 
-from games import clocks, presence, selectors, services, viewers
+from games import clocks, log, presence, selectors, services, viewers
 from games.api.authentication import signed_in
+from games.api.serializers import MoveRequest
 from games.codec import move_from_dict
 from games.errors import ServiceError
 from games.models import Game
-from games.notify import group_name
 from games.realtime import messages
-from games.realtime.hub import Appended, announce, deadline_of, hub, layer_call, run_sync
+from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
 from ttr_server import dbpool, logs, metrics, unavailable
 
 logger = logging.getLogger(__name__)
@@ -83,8 +83,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Find the user's seat, listen to the game, say the seat is present; the state as the user may see it."""
         self.seat = await run_sync(self._seat)
         # Listen before reading the state: a move committed meanwhile is then heard, never missed.
-        await layer_call(self.channel_layer.group_add(group_name(self.game_id), self.channel_name), "listen")
-        hub.add(self)
+        await hub.join(self)
         self.joined = True
         if self.seat is not None:
             await announce(self.game_id, await presence.arrive(self.game_id, self.seat, self.channel_name))
@@ -117,29 +116,26 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not self.joined:
             return
         self.joined = False
-        hub.remove(self)
+        hub.leave(self)
         if self.seat is not None and self.cursor:  # what the player saw here counts as seen (/api/me/games)
             try:
                 await run_sync(selectors.mark_seen, self.game_id, seat=self.seat, seq=self.cursor)
             except Exception as error:
                 if unavailable.which(error) is None:
                     raise
-        await layer_call(self.channel_layer.group_discard(group_name(self.game_id), self.channel_name), "stop listening")
         if self.seat is not None:
             await announce(self.game_id, await presence.leave(self.game_id, self.seat, self.channel_name))
 
-    # the game's group: (game, seq) and presence, never a secret
-
-    async def game_moved(self, message: dict[str, Any]) -> None:
-        self.wake(int(message["seq"]))
+    # from the game's group, through the hub: (game, seq) and presence, never a secret
 
     async def presence_changed(self, message: dict[str, Any]) -> None:
-        if message["version"] <= self.presence_version:
-            return  # an older change, overtaken on the way
-        self.presence_version = message["version"]
-        if message["seats"] != self.presence_sent:
-            self.presence_sent = message["seats"]
-            await self.send_json({"type": "presence", "seats": message["seats"]})
+        async with self.lock:  # after the hello (which holds the lock until it is sent) and between pushes
+            if message["version"] <= self.presence_version or not self.joined:
+                return  # an older change, overtaken on the way; or the socket is closing
+            self.presence_version = message["version"]
+            if message["seats"] != self.presence_sent:
+                self.presence_sent = message["seats"]
+                await self.send_json({"type": "presence", "seats": message["seats"]})
 
     # events: pulled from the database after the cursor, one pull at a time
 
@@ -173,15 +169,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.seat is None and seat is not None:  # a watcher who has taken a seat since: present from now
             self.seat = seat
             await announce(self.game_id, await presence.arrive(self.game_id, seat, self.channel_name))
-        events = viewers.projected(rows, seat=seat, finished=finished)
+        events = viewers.projected_text(rows, seat=seat, finished=finished)
         if not events and not resync:
             return False
-        message: dict[str, Any] = {"type": "events", "seq": game.seq, "events": events}
+        after_events: dict[str, Any] = {}
         if clocks.has_clock(game):
-            message["deadline"] = deadline  # the clock of the decision open now (None: nobody decides)
+            after_events["deadline"] = deadline  # the clock of the decision open now (None: nobody decides)
         if resync:
-            message["resync"] = True  # the answer to a resync, which a client can tell from a push sent before it
-        await self.send_json(message)
+            after_events["resync"] = True  # the answer to a resync, which a client can tell from a push before it
+        await self.send(text_data=events_message(game.seq, events, after_events))
         self.cursor = game.seq
         return True
 
@@ -216,7 +212,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                     await self._send_events_after(self.cursor)
         await self.send_json(result)
 
-    def _play(self, request: dict[str, Any]) -> tuple[dict[str, Any], Appended | None]:
+    def _play(self, request: MoveRequest) -> tuple[dict[str, Any], Appended | None]:
         """The `move_result` answer, and what the move appended (None when refused, or when it ended the game:
         the sockets then read the finished game from the database)."""
         try:
@@ -230,16 +226,16 @@ class GameConsumer(AsyncWebsocketConsumer):
                 played, game = self._try_play(request)
             except Exception as again:
                 return _refused_move(messages.refused(again)), None
-        appended = None if played.finished else Appended(game, list(played.rows), request["expected_seq"], deadline_of(game))
+        appended = None if played.finished else Appended(game, list(played.rows), request.expected_seq, deadline_of(game))
         return {"type": "move_result", "ok": True, "seq": played.seq}, appended
 
-    def _try_play(self, request: dict[str, Any]) -> tuple[services.Played, Game]:
+    def _try_play(self, request: MoveRequest) -> tuple[services.Played, Game]:
         user = signed_in(self.user)  # an anonymous socket watches: NotAuthenticated
         # the row this process last read or appended, when it is at the move's seq (hub.game_at); else a read
-        game = hub.game_at(self.game_id, request["expected_seq"]) or selectors.game_row(self.game_id)
+        game = hub.game_at(self.game_id, request.expected_seq) or selectors.game_row(self.game_id)
         with metrics.moves_via("socket"):
             played = services.game_play(
-                game, user=user, expected_seq=request["expected_seq"], move=move_from_dict(request["move"])
+                game, user=user, expected_seq=request.expected_seq, move=move_from_dict(request.move)
             )
         return played, game
 
@@ -248,7 +244,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._send_events_after(after, resync=True)
 
     async def send_json(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+        await self.send(text_data=log.compact_json(message))
+
+
+def events_message(seq: int, events: list[str], after_events: dict[str, Any]) -> str:
+    """The text of `{"type": "events", "seq": seq, "events": [...], **after_events}` as `send_json` writes it,
+    from each event's text (shared by the game's sockets that see the whole event: encoded once, not per socket)."""
+    text = f'{{"type":"events","seq":{seq},"events":[{",".join(events)}]'
+    for key, value in after_events.items():
+        text += f",{log.compact_json(key)}:{log.compact_json(value)}"
+    return text + "}"
 
 
 def _refused_move(refused: messages.Refused) -> dict[str, Any]:

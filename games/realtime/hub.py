@@ -11,16 +11,18 @@ also renews the presence entries of this process's sockets (games/presence.py) a
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import copy
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import close_old_connections
 
 from games import clocks, log, notify, presence, selectors, states
 from games.models import Event, Game
@@ -37,14 +39,29 @@ class Socket(Protocol):
 
     def wake(self, seq: int) -> None: ...
 
+    async def presence_changed(self, message: dict[str, Any]) -> None: ...
+
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
 def run_sync(function: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> Awaitable[_R]:
-    """Run sync (database) code in a worker thread of the pool; sockets do not queue behind one another."""
-    return database_sync_to_async(function, thread_sensitive=False)(*args, **kwargs)
+    """Run sync (database) code in a thread of the loop's pool (sockets do not queue behind one another), in a
+    copy of the caller's context (its log fields), with Django's connections closed before and after as
+    Channels' `database_sync_to_async` does (a pooled one goes back to the pool). Not through asgiref's
+    SyncToAsync: setting every context variable back after each call was 6 % of a socket move's CPU, and
+    nothing run here sets one the socket needs."""
+    call = functools.partial(_closing_connections, function, *args, **kwargs)
+    return asyncio.get_running_loop().run_in_executor(None, contextvars.copy_context().run, call)
+
+
+def _closing_connections(function: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
+    close_old_connections()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()
 
 
 @dataclass
@@ -70,6 +87,17 @@ class Appended:
     deadline: str | None
 
 
+@dataclass
+class Listening:
+    """The hub's own channel on the layer, in the groups of the games it serves sockets of: a game's notice
+    reaches this process once, and the hub wakes the game's sockets here (not one channel message per socket)."""
+
+    channel: str
+    receiver: asyncio.Task[None]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one group change at a time: an add and a discard never cross
+    games: set[str] = field(default_factory=set)  # the games whose group the channel is in
+
+
 class Hub:
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -77,6 +105,8 @@ class Hub:
         self.task: asyncio.Task[None] | None = None
         self.feeds: dict[str, Feed] = {}
         self.people = 0  # open person sockets (/ws/me/, games/realtime/me.py)
+        self.listening: Listening | None = None
+        self.tasks: set[asyncio.Task[None]] = set()  # presence sends under way (kept referenced until done)
 
     async def read(self, game_id: str, after: int, fresh_from: int | None) -> tuple[Game, list[Event], str | None]:
         """The game, its rows after `after` and its current decision's deadline (ISO-8601, or None). The rows
@@ -108,6 +138,67 @@ class Hub:
         feed = self.feeds.get(game_id)
         game = feed.game if feed is not None else None
         return copy.copy(game) if game is not None and game.seq == seq else None
+
+    async def join(self, socket: Socket) -> None:
+        """Serve `socket`, and listen to its game's group if this process did not yet. Returns once the group is
+        heard (or Redis said it is down: the poll serves meanwhile), so a move committed after is never missed."""
+        self.add(socket)
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        listening = await self._listening(layer)
+        async with listening.lock:
+            if socket.game_id in listening.games or socket.game_id not in self.games:
+                return
+            await layer_call(layer.group_add(group_name(socket.game_id), listening.channel), "listen")
+            listening.games.add(socket.game_id)
+
+    def leave(self, socket: Socket) -> None:
+        """Stop serving `socket`; the game's last socket here stops the listening to its group."""
+        self.remove(socket)
+        if socket.game_id not in self.games and self.listening is not None:
+            self._keep(asyncio.get_running_loop().create_task(self._unlisten(self.listening, socket.game_id)))
+
+    async def _unlisten(self, listening: Listening, game_id: str) -> None:
+        layer = get_channel_layer()
+        async with listening.lock:
+            if game_id in self.games or game_id not in listening.games or layer is None:
+                return  # a socket of the game came back meanwhile, or it was never heard
+            listening.games.discard(game_id)
+            await layer_call(layer.group_discard(group_name(game_id), listening.channel), "stop listening")
+
+    async def _listening(self, layer: Any) -> Listening:
+        """This loop's channel and its receiver (made again on a new loop: tests run several)."""
+        loop = asyncio.get_running_loop()
+        listening = self.listening
+        if listening is None or listening.receiver.done() or listening.receiver.get_loop() is not loop:
+            channel = await layer.new_channel("hub.")
+            listening = self.listening = Listening(channel, loop.create_task(self._receive(layer, channel)))
+        return listening
+
+    async def _receive(self, layer: Any, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except Exception as error:  # Redis down: the layer subscribes again by itself; the poll serves meanwhile
+                if unavailable.which(error) is None:
+                    logger.exception("the hub's channel failed")
+                await asyncio.sleep(1)
+                continue
+            self.deliver(message)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A message of a game's group, to this process's sockets of the game."""
+        game_id = str(message.get("game"))
+        if message.get("type") == "game.moved":
+            self.wake(game_id, int(message["seq"]))
+        elif message.get("type") == "presence.changed":
+            for socket in list(self.games.get(game_id, ())):
+                self._keep(asyncio.get_running_loop().create_task(socket.presence_changed(message)))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def add(self, socket: Socket) -> None:
         self.loop = asyncio.get_running_loop()
@@ -176,7 +267,7 @@ async def announce(game_id: str, change: presence.Change) -> None:
     """Tell the game's sockets (every process's) the seats present now, if that changed: public, no secret."""
     layer = get_channel_layer() if change.changed else None
     if layer is not None:
-        message = {"type": "presence.changed", "seats": change.seats, "version": change.version}
+        message = {"type": "presence.changed", "game": game_id, "seats": change.seats, "version": change.version}
         await layer_call(layer.group_send(group_name(game_id), message), "announce presence")
 
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from rest_framework import exceptions
 
+from games.api import serializers
 from games.api.errors import exception_handler
 from games.api.fields import ObjectSerializer, StrictIntegerField
 from games.api.parsers import StrictJSONParser
-from games.api.serializers import MoveRequestSerializer
 from ttr_server import limits, unavailable
 
 logger = logging.getLogger(__name__)
@@ -79,8 +79,12 @@ def valid(serializer_class: type[ObjectSerializer], message: dict[str, Any]) -> 
     return dict(serializer.validated_data)
 
 
-def move_request(message: dict[str, Any]) -> dict[str, Any]:
-    return valid(MoveRequestSerializer, message)
+def move_request(message: dict[str, Any]) -> serializers.MoveRequest:
+    """The move a `move` message asks for, read as POST /moves reads its body; raises Refused."""
+    try:
+        return serializers.move_request(message)
+    except exceptions.ValidationError as error:
+        raise refused(error) from error
 
 
 def resync_after(message: dict[str, Any]) -> int:

@@ -230,7 +230,7 @@ def worker_command(queue: str, name: str) -> list[str]:
 
 def web_command(port: int) -> list[str]:
     uvicorn = [sys.executable, "-m", "uvicorn", "ttr_server.asgi:application", "--host", "127.0.0.1"]
-    return [*uvicorn, "--port", str(port), "--lifespan", "off", "--no-access-log"]
+    return [*uvicorn, "--port", str(port), "--lifespan", "off", "--no-access-log", "--ws-per-message-deflate", "false"]
 
 
 @contextmanager

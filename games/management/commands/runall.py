@@ -53,7 +53,10 @@ class Command(BaseCommand):
             if not options["no_worker"]:
                 workers = [_start(WORKER), _start(BEAT)]
             self.stdout.write(f"serving on http://{options['host']}:{options['port']}/ (API docs at /api/docs/)")
-            uvicorn.run("ttr_server.asgi:application", host=options["host"], port=options["port"], lifespan="off")
+            uvicorn.run(
+                "ttr_server.asgi:application", host=options["host"], port=options["port"], lifespan="off",
+                ws_per_message_deflate=False,  # as in production (docker-compose.yml): CPU and memory per socket
+            )
         except KeyboardInterrupt:
             stopped_by = signal.SIGINT
         except _Stop as stop:
