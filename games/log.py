@@ -13,6 +13,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -208,40 +209,51 @@ def engine_event(row: Event) -> EngineEvent:
 def project(row: Event, viewer: int | None, finished: bool) -> dict[str, Any]:
     """The API shape of one event as `viewer` may see it (docs/API.md: seq, type, at, seat, data).
 
-    What a viewer may see of most events is all of it: that shape is made once per row object and shared by every
-    such viewer (the sockets of a game in one web process). Callers only read it."""
-    event = engine_event(row)
-    shown = redact(event, viewer, finished=finished)
-    if shown is event:
-        memo = vars(row)
-        projected: dict[str, Any] | None = memo.get("_whole")
-        if projected is None:
-            projected = memo["_whole"] = _shape(row, event)
-    else:
-        projected = _shape(row, shown)
-    # A bot's move: why it made it. Its words name the seat's tickets ("keeps tickets Berlin-Roma", "ticket
-    # Berlin-Roma needs it"), so only that seat's viewer reads them before the game ends; then everyone does.
-    if row.reason and (finished or (viewer is not None and viewer == row.seat)):
-        projected = {**projected, "reason": row.reason}
-    return projected
+    Each distinct view of a row (whole, or with its hidden fields removed) is shaped once per row object and shared
+    by every viewer who sees that view (the sockets of a game in one web process). Callers only read it."""
+    view = _view(row, viewer, finished)
+    return {**view.shape, "reason": row.reason} if _reason_shown(row, viewer, finished) else view.shape
 
 
 def project_text(row: Event, viewer: int | None, finished: bool) -> str:
-    """`project` as compact JSON text (what a socket sends). The text of the shape every viewer who may see the
-    whole row shares is encoded once per row object too."""
-    projected = project(row, viewer, finished)
-    memo = vars(row)
-    if projected is not memo.get("_whole"):
-        return compact_json(projected)
-    text: str | None = memo.get("_whole_text")
-    if text is None:
-        text = memo["_whole_text"] = compact_json(projected)
-    return text
+    """`project` as compact JSON text (what a socket sends), encoded once per distinct view of the row too."""
+    view = _view(row, viewer, finished)
+    if _reason_shown(row, viewer, finished):
+        return compact_json({**view.shape, "reason": row.reason})
+    if view.text is None:
+        view.text = compact_json(view.shape)
+    return view.text
 
 
 def compact_json(value: Any) -> str:
     """JSON as the sockets send it: no spaces, ASCII (the key order as given)."""
     return json.dumps(value, separators=(",", ":"))
+
+
+@dataclass
+class _View:
+    event: EngineEvent  # the row's event as some viewers may see it
+    shape: dict[str, Any]
+    text: str | None = None
+
+
+def _view(row: Event, viewer: int | None, finished: bool) -> _View:
+    """The row as `viewer` may see it; made once per distinct view and kept on the row object (a card drawn from
+    the deck has two: its drawer's, and everyone else's)."""
+    shown = redact(engine_event(row), viewer, finished=finished)
+    views: list[_View] = vars(row).setdefault("_views", [])
+    for view in views:
+        if view.event is shown or view.event == shown:
+            return view
+    view = _View(shown, _shape(row, shown))
+    views.append(view)
+    return view
+
+
+def _reason_shown(row: Event, viewer: int | None, finished: bool) -> bool:
+    """A bot's move: why it made it. Its words name the seat's tickets ("keeps tickets Berlin-Roma", "ticket
+    Berlin-Roma needs it"), so only that seat's viewer reads them before the game ends; then everyone does."""
+    return bool(row.reason) and (finished or (viewer is not None and viewer == row.seat))
 
 
 def _shape(row: Event, event: EngineEvent) -> dict[str, Any]:

@@ -205,8 +205,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         result, appended = await run_sync(self._play, request)
         if appended is not None:
             hub.prime(self.game_id, appended)  # this process's sockets of the game take the rows from here
-        if result["ok"]:
-            self.wake(result["seq"])
+        if result["ok"]:  # the game's sockets here (this one too) send it now, not when the notice comes back
+            hub.wake(self.game_id, result["seq"])
             async with self.lock:  # the mover's events before its result, as everyone else's
                 if self.cursor < result["seq"]:
                     await self._send_events_after(self.cursor)
