@@ -8,9 +8,10 @@ payment is chosen to keep locomotives, and colours other planned routes still ne
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 
-from games.engine.board import Route
+from games.engine.board import Route, load_board
 from games.engine.cards import COLOURS, GRAY, LOCOMOTIVE
 from games.engine.moves import Payment
 
@@ -34,24 +35,82 @@ def colour_options(pos: Position, route: Route) -> tuple[str, ...]:
 def needs(pos: Position, routes: Iterable[str], hand: Mapping[str, int]) -> dict[str, int]:
     """Cards the given routes take, by kind. A flexible route takes the colour the hand has most to spare, or
     `ANY` colour when the hand has none to spare."""
-    board = pos.board
+    fixed, flexible = need_parts(pos, routes)
+    return needs_of(fixed, flexible, hand)
+
+
+Flexible = tuple[tuple[int, tuple[str, ...]], ...]  # (cards, the colours that may pay them) of flexible routes
+
+
+def need_parts(pos: Position, routes: Iterable[str]) -> tuple[dict[str, int], Flexible]:
+    """What `needs` finds of the routes without the hand: the cards of those only one kind pays for, by kind,
+    and the flexible ones (cards and colours), longest first."""
+    return need_parts_of(pos.map_name, routes, lambda twin: claimable(pos, twin))
+
+
+def need_parts_of(map_name: str, routes: Iterable[str], open_twin: Callable[[Route], bool]) -> tuple[dict[str, int],
+                                                                                                   Flexible]:
+    """`need_parts`, told by `open_twin` whether the twin of a route still to claim is open to the seat
+    (`claimable`: the twin's own twin being that route, nobody's, it is when nobody has it and the seat has the
+    trains for it)."""
+    board = load_board(map_name)
+    table = _colour_table(map_name)
     need: dict[str, int] = {}
-    flexible: list[tuple[Route, tuple[str, ...]]] = []
+    flexible: list[tuple[int, int, tuple[str, ...]]] = []
     for route_id in routes:
         route = board.routes[route_id]
-        if route.ferry_locomotives:
-            need[LOCOMOTIVE] = need.get(LOCOMOTIVE, 0) + route.ferry_locomotives
-        options = colour_options(pos, route)
+        ferry = route.ferry_locomotives
+        if ferry:
+            need[LOCOMOTIVE] = need.get(LOCOMOTIVE, 0) + ferry
+        alone, paired, twin = table[route.index]  # `colour_options`, read from the table
+        options = paired if twin is not None and open_twin(twin) else alone
         if len(options) == 1:
-            need[options[0]] = need.get(options[0], 0) + route.length - route.ferry_locomotives
+            need[options[0]] = need.get(options[0], 0) + route.length - ferry
         else:
-            flexible.append((route, options))
-    for route, options in sorted(flexible, key=lambda item: -item[0].length):
-        colour = max(options, key=lambda c: hand.get(c, 0) - need.get(c, 0))
-        if len(options) == len(COLOURS) and hand.get(colour, 0) <= need.get(colour, 0):
-            colour = ANY  # no colour in hand to build on yet: any set will do
-        need[colour] = need.get(colour, 0) + route.length - route.ferry_locomotives
+            flexible.append((route.length, route.length - ferry, options))
+    flexible.sort(key=lambda item: -item[0])
+    return need, tuple((cards, options) for _, cards, options in flexible)
+
+
+@cache
+def _colour_table(map_name: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...], Route | None], ...]:
+    """By route index, `colour_options` when its twin is closed to the seat (or it has none), when its twin is
+    open, and the twin."""
+    board = load_board(map_name)
+
+    def options(colours: set[str]) -> tuple[str, ...]:
+        return COLOURS if GRAY in colours else tuple(c for c in COLOURS if c in colours)
+
+    return tuple(
+        (options({r.color}), options({r.color, twin.color}) if twin is not None else options({r.color}), twin)
+        for r, twin in ((r, board.routes[r.twin] if r.twin else None) for r in board.route_list)
+    )
+
+
+def needs_of(fixed: Mapping[str, int], flexible: Flexible, hand: Mapping[str, int]) -> dict[str, int]:
+    """`needs` from its `need_parts` and the hand."""
+    need = dict(fixed)
+    held, needed = hand.get, need.get
+    for cards, options in flexible:
+        if options is COLOURS:  # a gray route: only a colour held can have cards to spare
+            colour, spare = ANY, 0  # no colour in hand to build on yet: any set will do
+            for kind, n in hand.items():
+                if kind != LOCOMOTIVE and ((left := n - needed(kind, 0)) > spare
+                                           or (left == spare > 0 and _RANK[kind] < _RANK[colour])):
+                    colour, spare = kind, left
+        else:
+            colour, spare = "", 0
+            for option in options:  # the first colour with most to spare
+                left = held(option, 0) - needed(option, 0)
+                if not colour or left > spare:
+                    colour, spare = option, left
+            if spare <= 0 and len(options) == len(COLOURS):
+                colour = ANY
+        need[colour] = needed(colour, 0) + cards
     return need
+
+
+_RANK = {colour: i for i, colour in enumerate(COLOURS)}  # `COLOURS`' order: the first of equals is taken
 
 
 def shortfall(need: Mapping[str, int], hand: Mapping[str, int]) -> dict[str, int]:

@@ -46,6 +46,16 @@ class Position:
     owner: Mapping[str, int] = field(compare=False, hash=False)  # route -> seat: `claimed` as a mapping
     station_owner: Mapping[str, int] = field(compare=False, hash=False)  # city -> seat: `built` as a mapping
 
+    def __hash__(self) -> int:
+        """The hash of the compared fields, as the dataclass would make it, worked out once: the planner's caches
+        ask it of the same position many times."""
+        known: int | None = self.__dict__.get("_hash")
+        if known is None:
+            known = hash((self.map_name, self.seat, self.players, self.trains, self.stations_left, self.claimed,
+                          self.built))
+            object.__setattr__(self, "_hash", known)
+        return known
+
     @property
     def board(self) -> Board:
         return load_board(self.map_name)
@@ -98,17 +108,20 @@ def route_cost(route: Route) -> float:
 
 
 BORROWED = -1.0  # `_route_costs`' mark of an opponent's route: the seat may only borrow it through a station
+CLOSED = math.inf  # `_route_costs`' mark of a route the seat can neither claim nor borrow: no path ever takes it
 
 
 @dataclass(frozen=True)
 class _Graph:
     """A map's cities as numbers in the order of their names (so a number breaks a tie in the search's heap
-    as the name would) and, by city number, its routes (other city's number, route index, route id)."""
+    as the name would) and, by city number, its routes (other city's number, route index)."""
 
     names: tuple[str, ...]
     number: Mapping[str, int]
-    links: tuple[tuple[tuple[int, int, str], ...], ...]
-    claim_costs: tuple[tuple[float | None, ...], ...]  # [trains]: by route index, `route_cost` or None if longer
+    links: tuple[tuple[tuple[int, int], ...], ...]
+    ids: tuple[str, ...]  # by route index: its id
+    index: Mapping[str, int]  # by route id: its index
+    claim_costs: tuple[tuple[float, ...], ...]  # [trains]: by route index, `route_cost` or CLOSED if longer
     twins: tuple[int | None, ...]  # by route index: its twin's index
 
 
@@ -118,17 +131,18 @@ def _graph(map_name: str) -> _Graph:
     names = tuple(sorted(board.cities))
     number = {city: i for i, city in enumerate(names)}
     adjacency = _adjacency(map_name)
-    links = tuple(tuple((number[other], r.index, r.id) for other, r in adjacency[city]) for city in names)
-    claim_costs = tuple(tuple(route_cost(r) if r.length <= trains else None for r in board.route_list)
+    links = tuple(tuple((number[other], r.index) for other, r in adjacency[city]) for city in names)
+    ids = tuple(r.id for r in board.route_list)
+    claim_costs = tuple(tuple(route_cost(r) if r.length <= trains else CLOSED for r in board.route_list)
                         for trains in range(board.trains_per_player + 1))
     twins = tuple(board.routes[r.twin].index if r.twin else None for r in board.route_list)
-    return _Graph(names, number, links, claim_costs, twins)
+    return _Graph(names, number, links, ids, {r: i for i, r in enumerate(ids)}, claim_costs, twins)
 
 
 @lru_cache(maxsize=512)
-def _route_costs(pos: Position) -> list[float | None]:
+def _route_costs(pos: Position) -> list[float]:
     """By route index, what using the route costs the seat: 0 when owned, its penalised length when it can
-    claim it (`claimable`), BORROWED when an opponent owns it, None when it can do neither."""
+    claim it (`claimable`), BORROWED when an opponent owns it, CLOSED when it can do neither."""
     graph = _graph(pos.map_name)
     board, owner, seat = pos.board, pos.owner, pos.seat
     shared = pos.players > SMALL_GAME
@@ -138,7 +152,7 @@ def _route_costs(pos: Position) -> list[float | None]:
         cost[i] = 0.0 if held == seat else BORROWED
         twin = graph.twins[i]
         if twin is not None and board.route_list[twin].id not in owner and not (shared and held != seat):
-            cost[twin] = None  # a double route's other half, barred (C-DBL-1, C-DBL-2)
+            cost[twin] = CLOSED  # a double route's other half, barred (C-DBL-1, C-DBL-2)
     return cost
 
 
@@ -165,65 +179,106 @@ def _found(pos: Position) -> dict[tuple[str, str, frozenset[str], tuple[tuple[st
 
 
 def cheapest_path(pos: Position, a: str, b: str, planned: frozenset[str], lenders: Mapping[str, str | None],
-                  can_build: bool) -> tuple[float, list[Step]] | None:
+                  can_build: bool) -> tuple[float, tuple[Step, ...]] | None:
     """Dijkstra from `a` to `b` over routes the seat owns or can claim (planned ones free), borrowing at most
     one opponent route through a station; None when `b` cannot be reached."""
     found = _found(pos)
     key = (a, b, planned, tuple(lenders.items()), can_build)
-    if key not in found:
-        found[key] = _dijkstra(pos, a, b, planned, lenders, can_build)
-    path = found[key]
-    return None if path is None else (path[0], list(path[1]))
+    if key in found:
+        return found[key]
+    path = found[key] = _dijkstra(pos, a, b, planned, lenders, can_build)
+    return path
 
 
 def _dijkstra(pos: Position, a: str, b: str, planned: frozenset[str], lenders: Mapping[str, str | None],
               can_build: bool) -> tuple[float, tuple[Step, ...]] | None:
     """`cheapest_path`'s search over nodes (city, layer), layer 1 once a route is borrowed. The heap's entries
-    (cost, city number, layer) order the search, so its ties (equal costs) always break the same way."""
+    (cost, city number, layer) order the search, so its ties (equal costs) always break the same way. A
+    CLOSED route's cost is infinite: no path improves by it, so it needs no test of its own."""
     graph = _graph(pos.map_name)
-    links, costs, routes = graph.links, _route_costs(pos), pos.board.route_list
-    borrows = can_build or bool(lenders)  # else no route can be borrowed: layer 1 is never reached
+    links, costs, ids = graph.links, _route_costs(pos), graph.ids
+    if planned:  # planned routes the seat can claim cost nothing (a plan's are all such)
+        costs = costs.copy()
+        numbered = graph.index
+        for route_id in planned:
+            i = numbered.get(route_id)
+            if i is not None and costs[i] != BORROWED and costs[i] != CLOSED:
+                costs[i] = 0.0
     start, goal, inf = graph.number[a], graph.number[b], math.inf
+    if not (can_build or lenders):  # no route can be borrowed: layer 1 is never reached
+        return _dijkstra_unborrowed(links, costs, ids, start, goal)
+    routes = pos.board.route_list
     best = ([inf] * len(links), [inf] * len(links))
-    came: tuple[list[tuple[int, int, Step] | None], ...] = ([None] * len(links), [None] * len(links))
+    came: tuple[list[tuple[int, int, int, str | None] | None], ...] = ([None] * len(links), [None] * len(links))
     best[0][start] = 0.0
     heap = [(0.0, start, 0)]
     pop, push = heapq.heappop, heapq.heappush
     while heap:
         cost, city, layer = pop(heap)
         if city == goal:
-            return cost, _walk_back(came, city, layer, start)
+            return cost, _walk_back(came, ids, city, layer, start)
         reached = best[layer]
         if cost > reached[city]:
             continue
         arrived = came[layer]
-        for other, index, route_id in links[city]:
+        for other, index in links[city]:
             weight = costs[index]
-            if weight is None:
-                continue
             if weight != BORROWED:
-                total = cost if route_id in planned else cost + weight
+                total = cost + weight
                 if total < reached[other]:
                     reached[other] = total
-                    arrived[other] = (city, layer, (route_id, None))
+                    arrived[other] = (city, layer, index, None)
                     push(heap, (total, other, layer))
-            elif layer == 0 and borrows:
+            elif layer == 0:
                 borrowed = _borrow(pos, routes[index], lenders, can_build)
                 if borrowed is not None and (total := cost + borrowed[0]) < best[1][other]:
                     best[1][other] = total
-                    came[1][other] = (city, 0, (route_id, borrowed[1]))
+                    came[1][other] = (city, 0, index, borrowed[1])
                     push(heap, (total, other, 1))
     return None
 
 
-def _walk_back(came: tuple[list[tuple[int, int, Step] | None], ...], city: int, layer: int,
-               start: int) -> tuple[Step, ...]:
-    steps = []
+def _dijkstra_unborrowed(links: tuple[tuple[tuple[int, int], ...], ...], costs: list[float], ids: tuple[str, ...],
+                         start: int, goal: int) -> tuple[float, tuple[Step, ...]] | None:
+    """`_dijkstra` when no route can be borrowed: layer 0 alone, so the heap's entries are (cost, city number),
+    which order as (cost, city number, 0) would. A BORROWED route is as closed as a CLOSED one here."""
+    inf = math.inf
+    best = [inf] * len(links)
+    came = [-1] * len(links)  # by city: the city it was reached from
+    via = [-1] * len(links)  # ... and the route's index
+    best[start] = 0.0
+    heap = [(0.0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        cost, city = pop(heap)
+        if city == goal:
+            steps: list[Step] = []
+            while city != start:
+                steps.append((ids[via[city]], None))
+                city = came[city]
+            return cost, tuple(steps[::-1])
+        if cost > best[city]:
+            continue
+        for other, index in links[city]:
+            weight = costs[index]
+            if weight >= 0.0 and (total := cost + weight) < best[other]:
+                best[other] = total
+                came[other] = city
+                via[other] = index
+                push(heap, (total, other))
+    return None
+
+
+def _walk_back(came: tuple[list[tuple[int, int, int, str | None] | None], ...], ids: tuple[str, ...], city: int,
+               layer: int, start: int) -> tuple[Step, ...]:
+    """The steps of the path `_dijkstra` found to (city, layer): by each (city, layer) the one it was reached
+    from, the route's index and the city of the station that borrows it (None: a route to own)."""
+    steps: list[Step] = []
     while layer or city != start:
         back = came[layer][city]
         assert back is not None
-        city, layer, step = back
-        steps.append(step)
+        city, layer, index, station = back
+        steps.append((ids[index], station))
     return tuple(steps[::-1])
 
 

@@ -16,45 +16,61 @@ their trains, which cards the plan misses) it asks situation.py and greedy_cards
 builds from the State (`situation_of`). Each seat keeps its plan through the playout (`Plans`) and plans again
 only when the board breaks it (a planned route taken or barred, new tickets, a station to build): replanning
 after every claim on the board took most of a playout's time and changed almost no plan.
+
+A playout's `Seats` keeps, by seat, what greedy-lite reads of the plan and the board (`Known`: the routes still
+to claim, the claims it wants as a bit mask, the cards those routes take whatever the hand), looked at again only
+once the board or the seat's tickets change, and brought up to date without starting over when only the other
+seats have claimed: most moves draw cards, and those read just the hand and the market.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache
+from itertools import islice
 
-from games.engine import final_score, step
 from games.engine import moves as mv
+from games.engine import step
+from games.engine.board import Board, Route, load_board
 from games.engine.cards import LOCOMOTIVE
 from games.engine.legal import random_legal_move
-from games.engine.payment import Mixes, route_mixes, station_mixes, tunnel_mixes
-from games.engine.rules import can_build_station, can_draw_second_card, claimable_routes
-from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
+from games.engine.payment import Mixes, can_pay_route, route_colours, route_mixes, station_mixes, tunnel_mixes
+from games.engine.rules import can_build_station, can_draw_second_card, claimable_mask
+from games.engine.scoring import final_totals
+from games.engine.state import FINISHED, KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
 
-from .greedy_cards import cards_missing
+from .greedy_cards import Flexible, need_parts_of, needs_of
 from .plan import SMALL_GAME, Plan, Position, plan_network
-from .situation import Situation, plan_links, points_length, risky_tunnel, station_city, wants_tickets
+from .situation import Situation, endgame, risky, station_city, wants_tickets, worth_length
 
 OTHERS_DRAW_TICKETS = {"usa": True, "europe": False}  # by map: the other seats draw tickets as greedy does (USA
 # 2-player +1.5 +- 2.2 points a game, level elsewhere; Europe 4-player fell from 45.0 % to 39.5 % of 200 games)
+FEW_CLAIMS = 4  # up to this many claims wanted, greedy-lite asks the hand about each; beyond, about all at once
+MANY_TRAINS = 1000  # more than any seat has
+MARKET_SLOTS = 5  # face-up cards (C-DRW-1)
 MAX_PLAYOUT_DECISIONS = 3000  # a guard: a whole game of bots takes 100 to 600 decisions
+
+
+Seen = tuple[frozenset[tuple[str, int]], frozenset[tuple[str, int]], dict[str, int], dict[str, int]]  # `_board_of`
 
 
 def play_out(state: State, seat: int, move: mv.Move, rng: random.Random) -> float:
     """Play `move` and then the whole game by greedy-lite on `state` (changed in place); the seat's final lead.
     Raises IllegalMove when `move` does not fit the sampled game."""
     state, _ = step(state, seat, move, rng, in_place=True)
-    plans, positions = Plans(), Positions()
+    seats = Seats()
+    others_draw = OTHERS_DRAW_TICKETS.get(state.board.name, False)
     for _ in range(MAX_PLAYOUT_DECISIONS):
-        if state.finished:
+        if state.phase == FINISHED:
             break
-        decider = state.deciders()[0]
-        others_draw = decider != seat and OTHERS_DRAW_TICKETS.get(state.board.name, False)
-        move = lite_move(state, decider, rng, positions.of(state, decider), plans, draws_tickets=others_draw)
+        decider = state.current  # None only while the seats keep their setup tickets
+        if decider is None:
+            decider = state.deciders()[0]
+        move = seats.move(state, decider, rng, draws_tickets=others_draw and decider != seat)
         state, _ = step(state, decider, move, rng, in_place=True)
-    scored = final_score(state.board, state.player_count, state.route_owner, state.station_owner,
-                         [p.tickets for p in state.players])
-    totals = [s.total for s in scored.scores]
+    totals = final_totals(state.board, state.player_count, state.route_owner, state.station_owner,
+                          [p.tickets for p in state.players])
     return float(totals[seat] - max(t for i, t in enumerate(totals) if i != seat))
 
 
@@ -72,19 +88,42 @@ def position_of(state: State, seat: int) -> Position:
 class Positions:
     """Each seat's `Position` in one playout, made again only once the board has changed: claimed routes and
     built stations are only ever added (and the seat's trains and stations change only with them), so their
-    counts tell. Most moves of a playout draw cards and change neither."""
+    counts tell. Most moves of a playout draw cards and change neither. The seats' positions on one board
+    share what they read of it (`Position.claimed`, `built`, `owner`, `station_owner`)."""
 
     def __init__(self) -> None:
         self._held: dict[int, tuple[tuple[int, int], Position]] = {}
+        self._board: tuple[tuple[int, int], Seen] | None = None  # the board as last seen
 
     def of(self, state: State, seat: int) -> Position:
         board = (len(state.route_owner), len(state.station_owner))
         held = self._held.get(seat)
         if held is not None and held[0] == board:
             return held[1]
-        pos = position_of(state, seat)
+        seen = self._board
+        if seen is None or seen[0] != board:
+            seen = self._board = (board, _board_of(state, seen))
+        player, (claimed, built, owner, station_owner) = state.players[seat], seen[1]
+        pos = Position(
+            map_name=state.board.name, seat=seat, players=len(state.players), trains=player.trains,
+            stations_left=state.board.stations_per_player - player.stations, claimed=claimed, built=built,
+            owner=owner, station_owner=station_owner,
+        )
         self._held[seat] = (board, pos)
         return pos
+
+
+def _board_of(state: State, before: tuple[tuple[int, int], Seen] | None) -> Seen:
+    """What every seat's `Position` reads of the board: `claimed`, `built`, `owner` and `station_owner`; from
+    the board `before` (its counts and this) when only routes have been claimed since (claims are only ever
+    added, in order: the new ones are the last)."""
+    owner = state.route_owner
+    if before is not None and before[0][1] == len(state.station_owner) and before[0][0] <= len(owner):
+        (routes, _), (claimed, built, _, station_owner) = before
+        claimed = claimed.union(islice(reversed(owner.items()), len(owner) - routes))
+        return claimed, built, dict(owner), station_owner
+    return (frozenset(owner.items()), frozenset(state.station_owner.items()), dict(owner),
+            dict(state.station_owner))
 
 
 def situation_of(state: State, seat: int, pos: Position, plan: Plan) -> Situation:
@@ -109,15 +148,24 @@ class Plans:
         # board when its held plan last held
 
     def of(self, state: State, seat: int, root: Position) -> Plan:
+        plan = self.kept(state, seat)
+        return self.made(state, seat, root) if plan is None else plan
+
+    def kept(self, state: State, seat: int) -> Plan | None:
+        """The seat's plan if it still holds, else None (`made` makes the next)."""
         checked = self._checked.get(seat)
         if checked is not None and checked[1] == len(state.route_owner) and checked[0] == state.players[seat].tickets:
             return self._held[seat][1]
-        tickets = tuple(sorted(state.players[seat].tickets))
         held = self._held.get(seat)
-        if held is not None and held[0] == tickets and _holds(state, seat, held[1]):
+        if held is not None and held[0] == tuple(sorted(state.players[seat].tickets)) and _holds(state, seat, held[1]):
             self._checked[seat] = (list(state.players[seat].tickets), len(state.route_owner))
             return held[1]
+        return None
+
+    def made(self, state: State, seat: int, root: Position) -> Plan:
+        """A new plan for the seat, on `root`."""
         self._checked.pop(seat, None)
+        tickets = tuple(sorted(state.players[seat].tickets))
         plan = plan_network(root, tickets)
         self._held[seat] = (tickets, plan)
         return plan
@@ -139,26 +187,165 @@ def _holds(state: State, seat: int, plan: Plan) -> bool:
     return True
 
 
+class Seats:
+    """What greedy-lite knows of each seat in one playout: its position and plan (`Positions`, `Plans`) and
+    what follows from them alone (`Known`), looked at again only once the board (a claim, a station) or the
+    seat's tickets have changed: a plan, a position and what follows from them read nothing else."""
+
+    def __init__(self) -> None:
+        self.positions = Positions()
+        self.plans = Plans()
+        self._known: dict[int, Known] = {}
+
+    def known(self, state: State, seat: int) -> Known:
+        known = self._known.get(seat)
+        player = state.players[seat]
+        if (known is not None and known.claims == len(state.route_owner) and known.built == len(state.station_owner)
+                and known.tickets == player.tickets):  # (most moves draw cards: the board is as it was)
+            return known
+        plan = self.plans.kept(state, seat)
+        if plan is None:
+            plan = self.plans.made(state, seat, self.positions.of(state, seat))
+        elif (known is not None and known.plan is plan and known.mine == (player.trains, player.stations)
+              and known.tickets == player.tickets and known.moved(state, seat)):
+            return known  # the others' claims or stations only: the same plan, the same seat
+        known = self._known[seat] = Known(state, seat, self.positions, plan)
+        return known
+
+    def move(self, state: State, seat: int, rng: random.Random, draws_tickets: bool) -> mv.Move:
+        """`lite_move` in this playout."""
+        phase = state.phase
+        if phase in (SETUP_TICKETS, KEEP_TICKETS):
+            return _keep(state, seat, self.positions.of(state, seat))
+        if phase == TUNNEL_PAYMENT:
+            return _tunnel(state, seat)
+        return _turn(state, seat, rng, self.known(state, seat), draws_tickets)
+
+
+class Known:
+    """A seat's plan (kept through claims since it was made, so some of its routes may be the seat's by now),
+    and what greedy-lite reads of it and of the board until the board or the seat's tickets change: the routes
+    still to claim (`Situation.building`), the claims it wants as a bit mask over route indexes (those that
+    build a planned link, `plan_links`; with nothing left to plan, those worth their trains, `points_length`)
+    and which of them are still open to the seat, the cards the routes to claim take whatever the hand
+    (`need_parts`), and the fewest trains any seat has left. The seat's `Position` is asked of `positions`
+    when needed (or given)."""
+
+    __slots__ = ("building", "built", "claims", "fewest_trains", "mine", "open", "open_mask", "open_twins",
+                 "parts", "plan", "pos", "positions", "ranked", "tickets", "wanted")
+
+    def __init__(self, state: State, seat: int, pos: Position | Positions, plan: Plan) -> None:
+        owner = state.route_owner
+        player = state.players[seat]
+        self.tickets = list(player.tickets)
+        self.mine = (player.trains, player.stations)
+        self.plan = plan
+        self.pos: Position | None = pos if isinstance(pos, Position) else None
+        self.positions: Positions | None = None if isinstance(pos, Position) else pos
+        self.building = tuple(r for r in plan.routes if r not in owner)
+        board = state.board
+        if self.building:
+            routes, twins = board.routes, board.twin_masks
+            wanted = 0
+            for route_id in self.building:  # `plan_links`: either route of a double pair
+                index = routes[route_id].index
+                wanted |= 1 << index | twins[index]
+            self.wanted = wanted
+            # `need_parts` reads whether these are still open (`claimable`): the building routes' twins
+            self.open_twins = tuple(t for r in self.building if (t := routes[r].twin) is not None and t not in owner)
+        else:
+            self.wanted = _at_least(board.name)[worth_length(player.trains)]
+            self.open_twins = ()
+        self.parts: tuple[dict[str, int], Flexible] | None = None
+        few = self.wanted.bit_count() <= FEW_CLAIMS
+        self.ranked = tuple(_routes_in(board, self.wanted, player.trains)) if few else None  # in claim order
+        self._follow(state, seat)
+
+    def moved(self, state: State, seat: int) -> bool:
+        """Brought up to a board the other seats alone have changed since (claims, stations), the plan and the
+        seat's trains and stations the same: False when the routes still to claim are not the same."""
+        if tuple(r for r in self.plan.routes if r not in state.route_owner) != self.building:
+            return False
+        self._follow(state, seat)
+        return True
+
+    def _follow(self, state: State, seat: int) -> None:
+        """What changes with the others' claims and stations."""
+        owner = state.route_owner
+        self.claims, self.built = len(owner), len(state.station_owner)
+        if self.positions is not None:
+            self.pos = None  # the position changes with the board: asked again when needed
+        if self.open_twins and any(t in owner for t in self.open_twins):  # a twin claimed: the colours that pay
+            self.open_twins = tuple(t for t in self.open_twins if t not in owner)  # for its route change
+            self.parts = None
+        self.fewest_trains = min([p.trains for p in state.players])
+        closed = state.closed | state.players[seat].barred
+        self.open_mask = self.wanted & ~closed
+        ranked = self.ranked
+        if ranked is None:
+            self.open = None
+        elif self.wanted & closed:
+            self.open = tuple(r for r in ranked if not closed >> r.index & 1)
+        else:
+            self.open = ranked
+
+    def position(self, state: State, seat: int) -> Position:
+        if self.pos is None:
+            assert self.positions is not None
+            self.pos = self.positions.of(state, seat)
+        return self.pos
+
+    def need_parts(self, state: State, seat: int) -> tuple[dict[str, int], Flexible]:
+        """`need_parts` of the routes still to claim (asked only by a seat that draws cards), read from the State:
+        a twin of one of those routes is open to the seat when nobody has it and the seat has the trains."""
+        if self.parts is None:
+            owner, trains = state.route_owner, self.mine[0]
+            self.parts = need_parts_of(state.board.name, self.building,
+                                       lambda twin: twin.id not in owner and twin.length <= trains)
+        return self.parts
+
+    def situation(self, state: State, seat: int) -> Situation:
+        return Situation(self.position(state, seat), state.players[seat].hand, self.plan, self.building,
+                         self.fewest_trains, state.turns_left is not None, len(state.ticket_pile))
+
+
+@cache
+def _at_least(map_name: str) -> tuple[int, ...]:
+    """By length n, the bit mask of the routes at least n long."""
+    routes = load_board(map_name).route_list
+    return tuple(sum(1 << r.index for r in routes if r.length >= n) for n in range(max(r.length for r in routes) + 2))
+
+
 def lite_move(state: State, seat: int, rng: random.Random, root: Position, plans: Plans | None = None,
               draws_tickets: bool = False) -> mv.Move:
     """The move for `seat`; `root`: the seat's position its plan is made on (the board as it stands); `plans`:
     the plans kept through the playout (none: planned afresh); `draws_tickets`: the seat draws tickets once its
     own are done, as the greedy bot does (the other seats of a playout: the searching seat's own draws are what
-    its searches ask)."""
+    its searches ask). A playout asks its `Seats` instead, which keeps what it knows of each seat."""
     phase = state.phase
     if phase in (SETUP_TICKETS, KEEP_TICKETS):
         return _keep(state, seat, root)
     if phase == TUNNEL_PAYMENT:
         return _tunnel(state, seat)
-    s = situation_of(state, seat, root, (plans or Plans()).of(state, seat, root))
+    return _turn(state, seat, rng, Known(state, seat, root, (plans or Plans()).of(state, seat, root)), draws_tickets)
+
+
+def _turn(state: State, seat: int, rng: random.Random, known: Known, draws_tickets: bool) -> mv.Move:
+    phase = state.phase
     if phase != SECOND_CARD:
-        if draws_tickets and wants_tickets(s):
+        if draws_tickets and wants_tickets(known.situation(state, seat)):
             return mv.DrawTickets()
-        action = _station(state, seat, s) or _claim(state, seat, s)
+        action = _station(state, seat, known) if known.plan.stations else None
+        if action is None:
+            action = _claim(state, seat, known)
         if action is not None:
             return action
-    missing = cards_missing(s.pos, s.building, s.hand) if s.building else {}
-    draw = _draw(state, missing, second=phase == SECOND_CARD)
+    if known.building:  # the cards the plan misses: those it needs beyond the hand (`cards_missing`)
+        hand = state.players[seat].hand
+        fixed, flexible = known.parts or known.need_parts(state, seat)
+        draw = _draw(state, needs_of(fixed, flexible, hand) if flexible else fixed, hand, phase == SECOND_CARD)
+    else:
+        draw = _draw(state, {}, {}, phase == SECOND_CARD)
     if draw is not None:
         return draw
     move = random_legal_move(state, seat, rng)
@@ -180,28 +367,49 @@ def _keep(state: State, seat: int, pos: Position) -> mv.Move:
     return mv.KeepTickets(tuple(sorted(offered, key=lambda t: (cost(t), t))[:least]))
 
 
-def _claim(state: State, seat: int, s: Situation) -> mv.Move | None:
+def _claim(state: State, seat: int, known: Known) -> mv.Move | None:
     """The longest claimable route the plan builds (with nothing left to plan: one worth its trains), at the
-    payment that spends fewest locomotives, unless it is a risky tunnel."""
-    routes = claimable_routes(state, seat)
-    if not routes:
-        return None
-    if s.building:
-        links = plan_links(s)
-        options = [r for r in routes if r.id in links]
-    else:
-        least = points_length(s)
-        options = [r for r in routes if r.length >= least]
-    for route in sorted(options, key=lambda r: (-r.length, -r.index)):
-        paid = _fewest_locomotives(s.hand, route_mixes(s.hand, route))
-        if not risky_tunnel(s, route, paid):
-            return mv.ClaimRoute(route.id, paid)
+    payment that spends fewest locomotives, unless it is a risky tunnel. (`claimable_routes` among the
+    wanted ones: those open to the seat that the hand pays for.)"""
+    hand = state.players[seat].hand
+    options: Iterable[Route] | None = known.open
+    paying = options is None
+    if options is None:  # many: the hand tried on every route at once, on bit masks (those it pays for)
+        options = _routes_in(state.board, claimable_mask(state, seat) & known.open_mask)
+    for route in options:
+        if paying or can_pay_route(hand, route):
+            paid = _fewest_locomotives_for(hand, route)
+            if not route.tunnel or not risky(route, paid, hand, endgame(state.turns_left is not None, known.fewest_trains)):
+                return mv.ClaimRoute(route.id, paid)
     return None
 
 
-def _station(state: State, seat: int, s: Situation) -> mv.Move | None:
+def _routes_in(board: Board, mask: int, trains: int = MANY_TRAINS) -> Iterator[Route]:
+    """The routes of a bit mask over route indexes that take at most `trains`, in the order greedy-lite tries
+    its claims: longest first, then last on the board first."""
+    routes = board.route_list
+    for length, of_length in _by_length(board.name):
+        if length <= trains:
+            found = mask & of_length
+            while found:
+                last = found.bit_length() - 1
+                found ^= 1 << last
+                yield routes[last]
+
+
+@cache
+def _by_length(map_name: str) -> tuple[tuple[int, int], ...]:
+    """Each route length, longest first, with the bit mask of the routes that long."""
+    routes = load_board(map_name).route_list
+    return tuple((n, sum(1 << r.index for r in routes if r.length == n)) for n in sorted({r.length for r in routes},
+                                                                                         reverse=True))
+
+
+def _station(state: State, seat: int, known: Known) -> mv.Move | None:
     """The plan's first station, as soon as the hand pays for it (E-STA-1): it reconnects a cut ticket."""
-    city = station_city(s)
+    if not known.plan.stations:
+        return None
+    city = station_city(known.situation(state, seat))
     if city is None or city in state.station_owner or not can_build_station(state, seat):
         return None
     player = state.players[seat]
@@ -214,21 +422,49 @@ def _fewest_locomotives(hand: Mapping[str, int], pays: Mixes) -> mv.Payment:
     return min((pays[i] for i in range(len(pays))), key=lambda p: (dict(p).get(LOCOMOTIVE, 0), -_held(hand, p)))
 
 
+def _fewest_locomotives_for(hand: Mapping[str, int], route: Route) -> mv.Payment:
+    """`_fewest_locomotives(hand, route_mixes(hand, route))` without listing the payments: of each colour that
+    pays, as many cards as it takes (fewest locomotives), the first colour that needs fewest locomotives and
+    is held most; all locomotives only when no colour pays."""
+    size = route.length
+    locos = hand.get(LOCOMOTIVE, 0)
+    lo = size - locos if size - locos > 1 else 1
+    top = size - route.ferry_locomotives
+    best, most = 0, 0
+    colour = ""
+    for option in route_colours(route):
+        held = hand.get(option, 0)
+        k = held if held < top else top
+        if k >= lo and (k > best or (k == best and held > most)):
+            colour, best, most = option, k, held
+    if not colour:
+        return _fewest_locomotives(hand, route_mixes(hand, route))  # all locomotives
+    return ((colour, best), (LOCOMOTIVE, size - best)) if best < size else ((colour, best),)
+
+
 def _held(hand: Mapping[str, int], paid: mv.Payment) -> int:
     """How many of the paying colour the hand holds: pay from the largest set."""
     return max((hand.get(kind, 0) for kind, _ in paid if kind != LOCOMOTIVE), default=0)
 
 
-def _draw(state: State, missing: dict[str, int], second: bool) -> mv.Move | None:
-    for slot, card in enumerate(state.market):
-        if card is not None and card != LOCOMOTIVE and missing.get(card, 0) > 0:
-            return mv.DrawCard("market", slot)
+def _draw(state: State, need: Mapping[str, int], hand: Mapping[str, int], second: bool) -> mv.Move | None:
+    """The first face-up colour the plan misses (`need` beyond `hand`: `cards_missing`), else a blind draw."""
+    missing = [kind for kind, n in need.items() if n > hand.get(kind, 0) and kind != LOCOMOTIVE]
+    if missing:
+        for slot, card in enumerate(state.market):
+            if card in missing:
+                return _FACE_UP[slot]
     if state.draw_pile or state.discards:
-        return mv.DrawCard("deck")
+        return _BLIND
     if second and not can_draw_second_card(state):
         return None
     shown = next((i for i, c in enumerate(state.market) if c is not None and not (second and c == LOCOMOTIVE)), None)
-    return mv.DrawCard("market", shown) if shown is not None else None
+    return _FACE_UP[shown] if shown is not None else None
+
+
+# The card draws greedy-lite makes, made once (a move is an immutable value)
+_BLIND = mv.DrawCard("deck")
+_FACE_UP = tuple(mv.DrawCard("market", slot) for slot in range(MARKET_SLOTS))
 
 
 def _tunnel(state: State, seat: int) -> mv.Move:

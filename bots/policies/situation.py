@@ -45,7 +45,12 @@ class Situation:
     @property
     def endgame(self) -> bool:
         """The last turns: the last round, or a seat within ENDGAME_TRAINS of starting it (C-END-1)."""
-        return self.last_round or self.fewest_trains <= ENDGAME_TRAINS
+        return endgame(self.last_round, self.fewest_trains)
+
+
+def endgame(last_round: bool, fewest_trains: int) -> bool:
+    """`Situation.endgame` of a game in its last round or not, and the fewest trains a seat has left."""
+    return last_round or fewest_trains <= ENDGAME_TRAINS
 
 
 def plan_links(s: Situation) -> set[str]:
@@ -59,7 +64,12 @@ def plan_links(s: Situation) -> set[str]:
 def risky_tunnel(s: Situation, route: Route, paid: Payment) -> bool:
     """A tunnel claimed without cards to spare for its extra cards (E-TUN-2) mostly wastes the turn; near the
     end there is no time to wait for them."""
-    return route.tunnel and not s.endgame and tunnel_spare(paid, s.hand) < TUNNEL_SPARE
+    return risky(route, paid, s.hand, s.endgame)
+
+
+def risky(route: Route, paid: Payment, hand: Mapping[str, int], endgame: bool) -> bool:
+    """`risky_tunnel`, given the hand and whether it is the `endgame`."""
+    return route.tunnel and not endgame and tunnel_spare(paid, hand) < TUNNEL_SPARE
 
 
 def station_city(s: Situation) -> str | None:
@@ -69,7 +79,12 @@ def station_city(s: Situation) -> str | None:
 
 def points_length(s: Situation) -> int:
     """With nothing left to plan, the length from which a route is worth its trains (C-CLM-2)."""
-    return min(LONG_ROUTE, s.pos.trains)
+    return worth_length(s.pos.trains)
+
+
+def worth_length(trains: int) -> int:
+    """`points_length` of a seat with `trains` left."""
+    return min(LONG_ROUTE, trains)
 
 
 def wants_tickets(s: Situation) -> bool:

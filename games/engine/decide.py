@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from . import events as ev
 from . import moves as mv
-from .cards import holds
+from .cards import CARD_KINDS, holds
 from .errors import IllegalMove, NotYourTurn, quoted
 from .moves import cards_of, payment
 from .payment import (
@@ -70,16 +71,16 @@ _PHASE_RULE = {
 
 
 def _check_phase(state: State, seat: int, move: mv.Move) -> None:
-    if not 0 <= seat < state.player_count:
+    if not 0 <= seat < len(state.players):
         raise NotYourTurn(f"there is no seat {seat}")
     phase = state.phase
     if phase != FINISHED and (state.current != seat or phase == SETUP_TICKETS) and seat not in state.deciders():
         raise NotYourTurn()  # (the seat in turn is the only decider outside the setup: no tuple to build)
-    if isinstance(move, _PHASE_MOVES[state.phase]):
+    if isinstance(move, _PHASE_MOVES[phase]):
         if isinstance(move, mv.BuildStation) and not state.board.has_stations:
             raise IllegalMove("U-TRN-1", "there are no stations on this map")
         return
-    rule, detail = setup_rule(state) if state.phase == SETUP_TICKETS else _PHASE_RULE[state.phase]
+    rule, detail = setup_rule(state) if phase == SETUP_TICKETS else _PHASE_RULE[phase]
     raise IllegalMove(rule, detail)
 
 
@@ -89,9 +90,9 @@ def _check_phase(state: State, seat: int, move: mv.Move) -> None:
 def _end_turn(t: Table, seat: int) -> None:
     s = t.state
     t.fill_market()
-    n = s.player_count
+    n = len(s.players)
     reveal_waits = s.tunnel is not None  # TurnEnded puts a tunnel's revealed cards on the discard pile (E-TUN-4)
-    t.emit(ev.TurnEnded(seat=seat, next_seat=(seat + 1) % n))
+    t.emit(_turn_ended(seat, (seat + 1) % n))
     if s.turns_left is None and s.players[seat].trains <= 2:
         t.emit(ev.LastRoundStarted(seat=seat, turns_left=n))
     if reveal_waits and t.market_would_change():
@@ -103,13 +104,34 @@ def _end_turn(t: Table, seat: int) -> None:
             return _finish(t, "last_round")
         current = s.current
         assert current is not None
-        if can_act(s, current):
+        if s.draw_pile or can_act(s, current):  # (a card to draw: the commonest way to act, C-END-2)
             return None
         passes += 1
         t.emit(ev.TurnPassed(seat=current))
         t.emit(ev.TurnEnded(seat=current, next_seat=(current + 1) % n))
         if passes >= n:
             return _finish(t, "no_moves")
+
+
+# The commonest events, each made once: an event is an immutable value, and these few recur every turn (typed:
+# a seat given as True stays True in its event, as it would if made anew).
+_card_drawn = lru_cache(maxsize=None, typed=True)(ev.CardDrawn)
+_turn_ended = lru_cache(maxsize=None, typed=True)(ev.TurnEnded)
+
+
+def _canonical(paid: mv.Payment) -> mv.Payment:
+    """`payment(cards_of(paid))`: `paid` itself when it is that already (its kinds in card order, once each,
+    none counted 0), as the bots' payments are."""
+    last = -1
+    for kind, n in paid:
+        rank = _KIND_RANK.get(kind, -1)
+        if rank <= last or not n:
+            return payment(cards_of(paid))
+        last = rank
+    return paid
+
+
+_KIND_RANK = {kind: i for i, kind in enumerate(CARD_KINDS)}
 
 
 def _finish(t: Table, reason: str) -> None:
@@ -148,13 +170,14 @@ def _draw_card(t: Table, seat: int, move: mv.DrawCard) -> None:
     s = t.state
     first = s.phase == TURN
     if move.source == "deck":
-        t.ensure_pile(1)
-        t.emit(ev.CardDrawn(seat=seat, source="deck", card=s.draw_pile[-1]))
+        if not s.draw_pile:
+            t.ensure_pile(1)
+        t.emit(_card_drawn(seat, "deck", None, s.draw_pile[-1]))
     else:
         assert move.index is not None
-        t.emit(ev.CardDrawn(seat=seat, source="market", index=move.index, card=s.market[move.index]))
+        t.emit(_card_drawn(seat, "market", move.index, s.market[move.index]))
         t.fill_market()
-    if first and s.phase == SECOND_CARD and can_draw_second_card(s):
+    if first and s.phase == SECOND_CARD and (s.draw_pile or can_draw_second_card(s)):
         return
     _end_turn(t, seat)
 
@@ -173,7 +196,7 @@ def _check_claim(s: State, seat: int, move: mv.ClaimRoute) -> None:
 def _claim(t: Table, seat: int, move: mv.ClaimRoute) -> None:
     s = t.state
     route = s.board.routes[move.route]
-    paid = payment(cards_of(move.cards))
+    paid = _canonical(move.cards)
     if route.tunnel:
         t.ensure_pile(3, reason="tunnel")
         revealed = tuple(t.top_cards(3))

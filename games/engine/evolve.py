@@ -49,7 +49,7 @@ def replay(events: Iterable[ev.Event]) -> State:
     if not isinstance(first, ev.GameStarted):
         raise ValueError("a game's log starts with game_started")
     state = initial_state(first)
-    apply = _APPLY
+    apply = APPLY
     for event in iterator:
         apply[type(event)](state, event)
     return state
@@ -57,7 +57,7 @@ def replay(events: Iterable[ev.Event]) -> State:
 
 def evolve_in_place(state: State, event: ev.Event) -> None:
     """Apply `event` to `state`, changing it (for owners of a state: replay, decide's scratch copy)."""
-    _APPLY[type(event)](state, event)
+    APPLY[type(event)](state, event)
 
 
 def _deck_shuffled(s: State, e: ev.DeckShuffled) -> None:
@@ -227,7 +227,7 @@ def _game_started(s: State, e: ev.GameStarted) -> None:
     raise ValueError("game_started can only begin a log")
 
 
-_APPLY: dict[type[Any], Callable[[State, Any], None]] = {
+APPLY: dict[type[Any], Callable[[State, Any], None]] = {  # by event type: its effect on a state
     ev.GameStarted: _game_started,
     ev.DeckShuffled: _deck_shuffled,
     ev.TicketsShuffled: _tickets_shuffled,

@@ -72,7 +72,7 @@ def can_pay_route(hand: Mapping[str, int], route: Route) -> bool:
     locos = hand.get(LOCOMOTIVE, 0)
     if locos < route.ferry_locomotives:
         return False
-    best = max(hand.get(c, 0) for c in route_colours(route))
+    best = max(hand.get(c, 0) for c in COLOURS) if route.color == GRAY else hand.get(route.color, 0)
     return best + locos >= route.length
 
 
@@ -82,19 +82,27 @@ def station_mixes(hand: Mapping[str, int], cost: int) -> Mixes:
 
 def colour_of(paid: Mapping[str, int]) -> str | None:
     """The one colour of a payment, or None when it is locomotives only."""
-    colours = [kind for kind in paid if kind != LOCOMOTIVE]
-    return colours[0] if colours else None
+    for kind in paid:
+        if kind != LOCOMOTIVE:
+            return kind
+    return None
 
 
 def check_cards(paid: Mapping[str, int], rule: str) -> None:
     """A payment names real card kinds with positive counts, and no more than one colour."""
+    colours = 0
     for kind, n in paid.items():
-        if kind not in COLOURS and kind != LOCOMOTIVE:
-            raise IllegalMove(rule, f"{quoted(kind)} is not a train card")
+        if kind != LOCOMOTIVE:
+            if kind not in _COLOURS:
+                raise IllegalMove(rule, f"{quoted(kind)} is not a train card")
+            colours += 1
         if n <= 0:
             raise IllegalMove(rule, "card counts must be positive")
-    if sum(1 for kind in paid if kind != LOCOMOTIVE) > 1:
+    if colours > 1:
         raise IllegalMove(rule, "all cards must be of one colour (locomotives stand in for any colour)")
+
+
+_COLOURS = frozenset(COLOURS)
 
 
 def check_route_payment(paid: Mapping[str, int], route: Route) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from functools import cache
 
 from .board import Route, load_board
@@ -53,30 +55,48 @@ def can_draw_second_card(s: State) -> bool:
 def claimable_routes(s: State, seat: int) -> list[Route]:
     """The routes `seat` may claim now and can pay for, in board order: the tests of `route_closed_reason`
     and `can_pay_route` for every route at once, on bit masks (the hot loop of `legal_moves`)."""
-    player = s.players[seat]
-    hand = player.hand
-    board = s.board
-    locos = hand.get(LOCOMOTIVE, 0)
-    cap = min(player.trains, board.longest_route)
-    masks = board.colour_masks
-    payable = 0
-    most = 0
-    for colour in COLOURS:
-        n = hand.get(colour, 0)
-        if n > most:
-            most = n
-        payable |= masks[colour][min(n + locos, cap)]
-    payable |= masks[GRAY][min(most + locos, cap)]
-    ferry = board.ferry_masks
-    payable &= ferry[min(locos, len(ferry) - 1)] & ~(s.closed | player.barred)
+    payable = claimable_mask(s, seat)
     found: list[Route] = []
-    for routes in _routes_by_byte(board.name):  # the mask read a byte at a time: a hand of many cards pays most routes
+    for routes in _routes_by_byte(s.board.name):  # the mask read a byte at a time: a hand of many cards pays most routes
         if not payable:
             break
         if byte := payable & 255:
             found += routes[byte]
         payable >>= 8
     return found
+
+
+def claimable_mask(s: State, seat: int) -> int:
+    """`claimable_routes` as a bit mask over route indexes (bit i: `board.route_list[i]`)."""
+    player = s.players[seat]
+    hand = player.hand
+    board = s.board
+    locos = hand.get(LOCOMOTIVE, 0)
+    any_colour = _any_colour(board.name)
+    cap = min(player.trains, len(any_colour) - 1)
+    masks = board.colour_masks
+    # What locomotives alone pay of every colour, then what each colour held pays (a colour not held pays no more)
+    payable = any_colour[min(locos, cap)]
+    most = 0
+    for kind, n in hand.items():
+        if kind != LOCOMOTIVE:
+            if n > most:
+                most = n
+            k = n + locos
+            payable |= masks[kind][k if k < cap else cap]
+    k = most + locos
+    payable |= masks[GRAY][k if k < cap else cap]
+    ferry = board.ferry_masks
+    return payable & ferry[min(locos, len(ferry) - 1)] & ~(s.closed | player.barred)
+
+
+@cache
+def _any_colour(map_name: str) -> tuple[int, ...]:
+    """By length n (up to the longest route), the routes of length n or less of any one colour (gray aside)."""
+    masks = load_board(map_name).colour_masks
+    return tuple(
+        functools.reduce(operator.or_, (masks[colour][n] for colour in COLOURS)) for n in range(len(masks[GRAY]))
+    )
 
 
 @cache

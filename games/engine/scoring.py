@@ -64,12 +64,7 @@ def final_score(
     tickets: Sequence[Sequence[str]],
 ) -> FinalScore:
     """Every seat's final score and place."""
-    owned: list[list[str]] = [[] for _ in range(players)]
-    for route_id, seat in route_owner.items():
-        owned[seat].append(route_id)
-    stations: list[list[str]] = [[] for _ in range(players)]
-    for city, seat in sorted(station_owner.items()):
-        stations[seat].append(city)
+    owned, stations = _holdings(players, route_owner, station_owner)
     longest = [
         longest_trail((r.a, r.b, r.length) for r in (board.routes[i] for i in owned[seat]))
         for seat in range(players)
@@ -99,6 +94,50 @@ def final_score(
             )
         )
     return _ranked(partial, board.has_stations)
+
+
+def final_totals(
+    board: Board,
+    players: int,
+    route_owner: Mapping[str, int],
+    station_owner: Mapping[str, int],
+    tickets: Sequence[Sequence[str]],
+) -> list[int]:
+    """Every seat's final total (`final_score`'s `SeatScore.total`) and nothing else: for bots that score many
+    sampled games. A seat whose routes weigh less than a longest path already found cannot have the longest,
+    so its own is not searched."""
+    owned, stations = _holdings(players, route_owner, station_owner)
+    routes, points = board.routes, board.route_points
+    weight = [sum(routes[r].length for r in owned[seat]) for seat in range(players)]
+    longest = [0] * players
+    top = 0
+    for seat in sorted(range(players), key=lambda i: -weight[i]):
+        if weight[seat] >= top:  # (a path is never longer than the routes it runs on)
+            # as long as the longest so far or longer: exact (shorter: below the top, all that counts)
+            edges = ((r.a, r.b, r.length) for r in (routes[i] for i in owned[seat]))
+            longest[seat] = longest_trail(edges, max(top - 1, 0))
+            top = max(top, longest[seat])
+    totals = []
+    for seat in range(players):
+        route_points = sum(points[routes[r].length] for r in owned[seat])
+        results, _ = score_tickets(board, seat, owned[seat], stations[seat], route_owner, tickets[seat])
+        unbuilt = board.stations_per_player - len(stations[seat])
+        bonus = board.longest_path_bonus if top > 0 and longest[seat] == top else 0
+        totals.append(route_points + sum(t.points for t in results) + unbuilt * STATION_POINTS + bonus)
+    return totals
+
+
+def _holdings(
+    players: int, route_owner: Mapping[str, int], station_owner: Mapping[str, int]
+) -> tuple[list[list[str]], list[list[str]]]:
+    """Each seat's routes (in the order owned) and its stations' cities (in name order)."""
+    owned: list[list[str]] = [[] for _ in range(players)]
+    for route_id, seat in route_owner.items():
+        owned[seat].append(route_id)
+    stations: list[list[str]] = [[] for _ in range(players)]
+    for city, seat in sorted(station_owner.items()):
+        stations[seat].append(city)
+    return owned, stations
 
 
 def score_tickets(

@@ -18,13 +18,15 @@ import random
 
 from . import events as ev
 from .cards import CARD_KINDS, LOCOMOTIVE
-from .evolve import evolve_in_place
+from .evolve import APPLY
 from .state import State
 
 NO_BETTER_MARKET = "the piles cannot supply a market without three locomotives"
 
 
 class Table:
+    __slots__ = ("events", "rng", "state")
+
     def __init__(self, state: State, rng: random.Random) -> None:
         self.state = state
         self.rng = rng
@@ -32,7 +34,7 @@ class Table:
 
     def emit(self, event: ev.Event) -> None:
         self.events.append(event)
-        evolve_in_place(self.state, event)
+        APPLY[type(event)](self.state, event)  # evolve_in_place
 
     def top_cards(self, n: int) -> list[str]:
         """The top `n` cards of the draw pile (fewer if it holds fewer), top first."""
@@ -55,8 +57,10 @@ class Table:
 
     def fill_market(self) -> None:
         """Turn up cards into every empty market slot while cards remain, then apply C-DRW-4."""
-        self.fill_market_slots()
-        self._three_locomotives()
+        market = self.state.market
+        if None in market or market.count(LOCOMOTIVE) >= 3:  # (most turns find the market full and fine)
+            self.fill_market_slots()
+            self._three_locomotives()
 
     def market_would_change(self) -> bool:
         """Whether `fill_market` would now turn up a card or wipe the market (and not merely record a skip again)."""

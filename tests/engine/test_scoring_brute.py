@@ -8,7 +8,7 @@ from itertools import product
 import pytest
 
 from games.engine.board import load_board
-from games.engine.scoring import final_score, score_tickets
+from games.engine.scoring import final_score, final_totals, score_tickets
 
 
 def ticket_outcome(board, routes, tickets) -> tuple[int, int]:
@@ -82,3 +82,26 @@ def test_c_tkt_3_e_sta_4_c_lng_1_totals_add_up(seed: int) -> None:
         assert s.longest_bonus == (10 if s.longest_path == best_path and best_path > 0 else 0)
         assert s.total == s.route_points + sum(t.points for t in s.tickets) + 4 * s.stations_unbuilt + s.longest_bonus
     assert set(result.winner_seats) == {s.seat for s in result.scores if s.place == 1}
+
+
+@pytest.mark.parametrize("map_name", ["europe", "usa"])
+def test_c_lng_1_the_bots_totals_are_the_final_scores_totals(map_name: str) -> None:
+    """`final_totals` (what sampled games are scored by) skips the longest path of a seat that cannot reach the
+    top and remembers pieces it searched: every total is still `final_score`'s, asked twice (the second time from
+    what it remembered)."""
+    board = load_board(map_name)
+    for seed in range(150):
+        rng = random.Random(f"{map_name}:{seed}")
+        players = rng.randint(2, 5)
+        routes = rng.sample(list(board.routes), rng.randint(5, 90))
+        owner = {r: rng.randrange(players) for r in routes}
+        stations = {}
+        if board.has_stations:
+            for city in rng.sample(list(board.cities), rng.randint(0, 3 * players)):
+                seat = rng.randrange(players)
+                if sum(1 for s in stations.values() if s == seat) < 3:
+                    stations[city] = seat
+        tickets = [rng.sample(list(board.tickets), rng.randint(1, 5)) for _ in range(players)]
+        expected = [s.total for s in final_score(board, players, owner, stations, tickets).scores]
+        assert final_totals(board, players, owner, stations, tickets) == expected, seed
+        assert final_totals(board, players, owner, stations, tickets) == expected, seed
