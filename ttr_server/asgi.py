@@ -18,3 +18,7 @@ from games.realtime.auth import auth_stack  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter({"http": django_asgi, "websocket": auth_stack(URLRouter(websocket_urlpatterns))})
+
+from ttr_server import heap  # noqa: E402
+
+heap.settle()  # the start-up heap frozen, the young generation collected less often (see the module)
