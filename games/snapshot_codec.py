@@ -24,13 +24,13 @@ from games.engine.board import load_board
 from games.engine.scoring import SeatScore
 from games.engine.state import PendingTunnel, PlayerState, State
 
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: the state counts its shuffles (games/engine/fairness.py)
 
 # The fields this format knows, checked by the tests: a new field in the engine's state needs a new format.
 STATE_FIELDS = (
     "board", "players", "first_seat", "phase", "current", "draw_pile", "discards", "market", "ticket_pile",
     "long_pile", "route_owner", "closed", "station_owner", "offered", "tunnel", "turns_left", "end_reason",
-    "scores", "winner_seats",
+    "scores", "winner_seats", "shuffles",
 )  # fmt: skip
 PLAYER_FIELDS = ("trains", "hand", "tickets", "stations", "score", "barred")
 TUNNEL_FIELDS = ("route", "played", "revealed", "extra")
@@ -79,6 +79,7 @@ def state_to_data(state: State) -> dict[str, Any]:
         "end_reason": state.end_reason,
         "scores": [_encode(score, SeatScore) for score in state.scores],
         "winner_seats": list(state.winner_seats),
+        "shuffles": state.shuffles,
     }
 
 
@@ -114,6 +115,7 @@ def state_from_data(data: dict[str, Any]) -> State:
         end_reason=data["end_reason"],
         scores=tuple(_decode_score(score) for score in data["scores"]),
         winner_seats=tuple(data["winner_seats"]),
+        shuffles=data["shuffles"],
     )
 
 

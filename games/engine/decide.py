@@ -7,7 +7,6 @@ the new state without replaying the events (the simulator, bots searching ahead,
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 from . import events as ev
 from . import moves as mv
 from .cards import CARD_KINDS, holds
+from .draws import Draws
 from .errors import IllegalMove, NotYourTurn, quoted
 from .moves import cards_of, payment
 from .payment import (
@@ -32,13 +32,13 @@ TICKETS_PER_DRAW = 3
 KEEP_AT_LEAST = 1
 
 
-def decide(state: State, seat: int, move: mv.Move, rng: random.Random) -> tuple[ev.Event, ...]:
+def decide(state: State, seat: int, move: mv.Move, rng: Draws) -> tuple[ev.Event, ...]:
     """The events `move` by `seat` causes; raises `IllegalMove` (nothing happens) when the rules forbid it."""
     return step(state, seat, move, rng)[1]
 
 
 def step(
-    state: State, seat: int, move: mv.Move, rng: random.Random, *, in_place: bool = False
+    state: State, seat: int, move: mv.Move, rng: Draws, *, in_place: bool = False
 ) -> tuple[State, tuple[ev.Event, ...]]:
     """Like `decide`, and also the state those events lead to. With `in_place` (for owners of `state`:
     simulations, bot rollouts) that state is `state` itself, changed, rather than a copy; an illegal move

@@ -67,6 +67,7 @@ def _deck_shuffled(s: State, e: ev.DeckShuffled) -> None:
         s.discards.clear()
     # The new cards go under what is left of the pile; the pile's top is the end of the list.
     s.draw_pile[:0] = reversed(e.cards)
+    s.shuffles += 1
 
 
 def _forget_a_reveal_shuffled_in(s: State, e: ev.DeckShuffled) -> None:
@@ -81,6 +82,7 @@ def _tickets_shuffled(s: State, e: ev.TicketsShuffled) -> None:
     assert e.tickets is not None and e.long_tickets is not None, "a redacted event cannot be replayed"
     s.ticket_pile = list(reversed(e.tickets))
     s.long_pile = list(reversed(e.long_tickets))
+    s.shuffles += 2  # the regular pile's and the long one's (even when empty)
 
 
 def _cards_dealt(s: State, e: ev.CardsDealt) -> None:

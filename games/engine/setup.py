@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 from . import events as ev
 from .board import load_board
 from .cards import full_deck
+from .draws import Draws
 from .evolve import evolve_in_place, initial_state
 from .state import State
 from .table import Table
@@ -16,13 +15,13 @@ SETUP_REGULAR_TICKETS = {"europe": 3, "usa": 3}
 SETUP_LONG_TICKETS = {"europe": 1, "usa": 0}
 
 
-def start_game(map_name: str, players: int, rng: random.Random) -> tuple[ev.Event, ...]:
+def start_game(map_name: str, players: int, rng: Draws) -> tuple[ev.Event, ...]:
     """The events that open a game of `players` seats on `map_name`, every random outcome written in them."""
     return begin(map_name, players, rng)[1]
 
 
 def begin(
-    map_name: str, players: int, rng: random.Random, first_seat: int | None = None
+    map_name: str, players: int, rng: Draws, first_seat: int | None = None
 ) -> tuple[State, tuple[ev.Event, ...]]:
     """`first_seat`: who plays first (a rematch passes the seat after the last game's first); None: drawn."""
     board = load_board(map_name)

@@ -1,10 +1,12 @@
 """Play whole games with uniformly random legal moves and print what happened.
 
-    python -m games.engine.simulate --map europe --players 5 --games 200 --seed 1 [--json] [--log-dir DIR]
+    python -m games.engine.simulate --map europe --players 5 --games 200 --seed 1 [--fair] [--json] [--log-dir DIR]
 
 Standard library only, so it runs from a bare checkout. Each game is checked as it is played (every move
 comes from `legal_moves`' distribution and must be accepted by `decide`); a game that raises or does not
-finish within a bound counts as an error. `--log-dir` writes each game's event log as JSON Lines.
+finish within a bound counts as an error. `--log-dir` writes each game's event log as JSON Lines. `--fair`
+draws each game's chance from seeds (fairness.py, X-RNG-2: a server seed from the game's seed, empty client
+seeds) as a provably fair game does; the moves stay the seed's random choices.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from pathlib import Path
 from . import events as ev
 from .board import MAP_NAMES
 from .decide import score_ended, step
+from .draws import Draws
 from .evolve import evolve_in_place
+from .fairness import FairDraws, Seeds
 from .legal import random_legal_move
 from .setup import begin
 from .state import State
@@ -36,16 +40,19 @@ class GameRecord:
     state: State | None = None
 
 
-def play_random_game(map_name: str, players: int, rng: random.Random) -> GameRecord:
-    """One complete game of uniformly random legal moves (setup choices in seat order)."""
-    state, opening = begin(map_name, players, rng)
+def play_random_game(map_name: str, players: int, rng: random.Random, *, fair: bool = False) -> GameRecord:
+    """One complete game of uniformly random legal moves (setup choices in seat order); `fair`: its chance drawn
+    from seeds, as a provably fair game's is."""
+    game_seed = Seeds(rng.randbytes(32), (b"",) * players).game_seed() if fair else b""
+    chance: Draws = FairDraws(game_seed) if fair else rng
+    state, opening = begin(map_name, players, chance)
     record = GameRecord(events=list(opening))
     while not state.finished and record.decisions < MAX_DECISIONS:
         seat = state.deciders()[0]
         move = random_legal_move(state, seat, rng)
         if move is None:
             raise RuntimeError(f"seat {seat} must decide but has no legal move in phase {state.phase}")
-        state, new_events = step(state, seat, move, rng, in_place=True)
+        state, new_events = step(state, seat, move, chance, in_place=True)  # (a FairDraws counts its shuffles)
         record.events.extend(new_events)
         record.decisions += 1
     if state.finished:  # the server's workers score an ended game: here the simulator does
@@ -56,14 +63,16 @@ def play_random_game(map_name: str, players: int, rng: random.Random) -> GameRec
     return record
 
 
-def run(map_name: str, players: int, games: int, seed: int, log_dir: Path | None) -> dict[str, object]:
+def run(
+    map_name: str, players: int, games: int, seed: int, log_dir: Path | None, *, fair: bool = False
+) -> dict[str, object]:
     started = time.perf_counter()
     finished = errors = events = turns = 0
     scores: list[int] = []
     for number in range(games):
         rng = random.Random(f"{seed}:{number}")
         try:
-            record = play_random_game(map_name, players, rng)
+            record = play_random_game(map_name, players, rng, fair=fair)
         except Exception:  # a crash is a finding: count it, show it, keep going
             errors += 1
             traceback.print_exc(file=sys.stderr)
@@ -82,6 +91,7 @@ def run(map_name: str, players: int, games: int, seed: int, log_dir: Path | None
     return {
         "map": map_name,
         "players": players,
+        "fair": fair,
         "games": games,
         "finished": finished,
         "errors": errors,
@@ -108,10 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, choices=range(2, 6), default=4)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fair", action="store_true", help="draw each game's chance from seeds (X-RNG-2)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--log-dir", type=Path, help="write each game's event log as JSON Lines here")
     args = parser.parse_args(argv)
-    result = run(args.map, args.players, args.games, args.seed, args.log_dir)
+    result = run(args.map, args.players, args.games, args.seed, args.log_dir, fair=args.fair)
     if args.json:
         print(json.dumps(result))
     else:

@@ -71,6 +71,7 @@ class State:
     end_reason: str | None = None
     scores: tuple[SeatScore, ...] = ()
     winner_seats: tuple[int, ...] = ()
+    shuffles: int = 0  # shuffles so far (the setup's deck and two ticket piles, then each reshuffle): fairness.py
 
     @property
     def player_count(self) -> int:
@@ -109,4 +110,5 @@ class State:
             end_reason=self.end_reason,
             scores=self.scores,
             winner_seats=self.winner_seats,
+            shuffles=self.shuffles,
         )

@@ -14,10 +14,9 @@ worst, 14 locomotives and 3 other cards, after about 70 wipes on average). Each 
 
 from __future__ import annotations
 
-import random
-
 from . import events as ev
 from .cards import CARD_KINDS, LOCOMOTIVE
+from .draws import Draws
 from .evolve import APPLY
 from .state import State
 
@@ -27,7 +26,7 @@ NO_BETTER_MARKET = "the piles cannot supply a market without three locomotives"
 class Table:
     __slots__ = ("events", "rng", "state")
 
-    def __init__(self, state: State, rng: random.Random) -> None:
+    def __init__(self, state: State, rng: Draws) -> None:
         self.state = state
         self.rng = rng
         self.events: list[ev.Event] = []

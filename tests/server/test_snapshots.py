@@ -219,3 +219,18 @@ def test_deleting_every_snapshot_changes_no_answer(settings: Any) -> None:
     assert _answers(game_id) == before
     for seq, state in kept.items():
         _same(_fresh_state(game_id, seq), state)
+
+
+@pytestmark_db
+def test_a_snapshot_of_the_previous_format_without_the_shuffle_count_is_ignored(settings: Any) -> None:
+    """Format 1 (before the state counted its shuffles for fairness.py): its rows are replayed past, never read
+    with a count of 0 that would draw a later reshuffle from the wrong stream."""
+    game_id, _ = _finished_game(settings, seed=7)
+    seq = _snapshot_seqs(game_id)[-2]
+    truth = replay(events_between(game_id, 0, seq))
+    assert truth.shuffles >= 3  # the setup's three at least
+    previous = {key: value for key, value in state_to_data(truth).items() if key != "shuffles"}
+    assert Snapshot.objects.filter(game_id=game_id, seq=seq).update(format=1, state=json.dumps(previous).encode()) == 1
+    Snapshot.objects.filter(game_id=game_id, seq__lt=seq).delete()
+    _same(_fresh_state(game_id, seq), truth)
+    assert _fresh_state(game_id, seq).shuffles == truth.shuffles
