@@ -63,6 +63,11 @@ export const patch = (path, body = {}) => api("PATCH", path, body);
 export const del = (path) => api("DELETE", path);
 
 // What went wrong, in the words shown to the player (an ApiError's text, or anything else's message).
+// Our own seed for a game's chance, sent when we sit down or start (docs/FAIRNESS.md): 16 random bytes, hex.
+export function clientSeed() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export const errorText = (err) => (err instanceof ApiError ? err.text : err?.message || String(err));
 
 const boards = new Map();

@@ -2,7 +2,7 @@
 // /games/{id}/replay, /leaderboard, /users/{name}, /me (settings), /confirm-email, /unsubscribe. Only the public
 // API of docs/API.md is used.
 import { h, mount } from "./dom.js";
-import { get, post, session, ApiError } from "./api.js";
+import { clientSeed, get, post, session, ApiError } from "./api.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { startInbox } from "./inbox.js";
@@ -87,7 +87,7 @@ function gameRow(game, turns) {
 }
 
 async function join(id) {
-  try { await post(`/games/${id}/join`); location.href = `/games/${id}`; }
+  try { await post(`/games/${id}/join`, { client_seed: clientSeed() }); location.href = `/games/${id}`; }
   catch (err) { alert(err instanceof ApiError ? err.text : String(err)); }
 }
 

@@ -5,7 +5,7 @@
 // A finished game's page reads nothing by itself (game.js); the rematch is read again only when the inbox hears
 // something, and every REMATCH_POLL_MS while this person has accepted and waits for the others.
 import { h, mount } from "./dom.js";
-import { get, post, session, ApiError, errorText } from "./api.js";
+import { clientSeed, get, post, session, ApiError, errorText } from "./api.js";
 import { onNotification } from "./inbox.js";
 
 const REMATCH_POLL_MS = 5000;
@@ -27,7 +27,7 @@ export async function acceptInvite(id) {
   try {
     const game = await get(`/games/${id}`);
     if (game.seats.some((s) => same(s.username, session.user))) return { problem: null }; // seated already
-    await post(`/games/${id}/join`, { invite: token });
+    await post(`/games/${id}/join`, { invite: token, client_seed: clientSeed() });
     return { problem: null, joined: true };
   } catch (err) {
     return { problem: inviteProblem(err) };

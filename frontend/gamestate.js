@@ -15,7 +15,7 @@
 //   renderStatus()    the connection went on or off line
 //   seatsRead(same)   an open game's seats were read again (same: as they were)
 //   moveStarted()     a move is being posted; returns what to do once the server accepted it
-import { get, post, session, ApiError } from "./api.js";
+import { clientSeed, get, post, session, ApiError } from "./api.js";
 
 const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404; // the socket's close codes (games/realtime)
 
@@ -263,7 +263,8 @@ export class GameState {
   // An open game's seats: join, add a bot, start.
   async seatAction(path, body) {
     this.error = "";
-    try { await post(`/games/${this.id}/${path}`, body); }
+    const seeded = path === "join" || path === "start" ? { ...body, client_seed: clientSeed() } : body;
+    try { await post(`/games/${this.id}/${path}`, seeded); }
     catch (err) { this.error = err instanceof ApiError ? err.text : String(err); }
     await this.refresh();
   }

@@ -27,6 +27,7 @@ else:  # django-stubs' admin classes take the model as a type argument; Django's
 class SeatInline(TabularInline[Seat, Game]):
     model = Seat
     extra = 0
+    readonly_fields = ("client_seed",)  # in the log from the deal (X-RNG-2): changing it here would change nothing
 
 
 @admin.register(Game)
@@ -34,6 +35,7 @@ class GameAdmin(ModelAdmin[Game]):
     list_display = ("id", "map", "players", "status", "ranked", "seq", "created_by", "created_at")
     list_filter = ("map", "status", "ranked")
     readonly_fields = ("seq", "head_hash", "started_at", "finished_at")
+    exclude = ("server_seed",)  # secret until the game is over (X-RNG-2): not shown, never edited, even by staff
     inlines = [SeatInline]
 
 

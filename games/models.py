@@ -58,6 +58,10 @@ class Game(models.Model):
     scored_at = models.DateTimeField(null=True, blank=True)  # when its score was found in the log (or appended)
     seq = models.PositiveIntegerField(default=0)
     head_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    # Provably fair chance (X-RNG-2, docs/FAIRNESS.md): the secret server seed, 32 bytes as hex, drawn when the game
+    # is created; its hash is public at once, the seed itself in the log once the game is over. "": a game from
+    # before fair chance.
+    server_seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at"]
@@ -92,6 +96,8 @@ class Seat(models.Model):
     stand_in = models.CharField(max_length=16, null=True, blank=True)
     # The seq the seat's player last looked at (GET /state, the game's socket): /api/me/games counts what is new.
     seen_seq = models.PositiveIntegerField(default=0)
+    # The seat's own seed (X-RNG-2): hex, up to 32 bytes, given when it joined or started the game ("": none).
+    client_seed = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["number"]

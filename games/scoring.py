@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import inbox, log, notify, ratings, states
-from games.engine import State, evolve, score_ended
+from games import chance, inbox, log, notify, ratings, states
+from games.engine import Event, State, evolve, score_ended
 from games.engine.events import GameScored
 from games.models import Game, GameId, RatingChange, map_name
 
@@ -28,12 +28,17 @@ def game_score_and_rate(game_id: GameId) -> bool:
             Game.objects.filter(pk=game.pk, scored_at__isnull=True).update(scored_at=timezone.now())
             return False
         scored = score_ended(state)
-        rows = log.append(game, game.seq, [scored])
+        # A provably fair game's server seed, now that nothing is hidden any more; the score stays the last word.
+        appended: list[Event] = [*chance.revealed(game), scored]
+        rows = log.append(game, game.seq, appended)
         Game.objects.filter(pk=game.pk).update(scored_at=rows[-1].created_at)
         if game.ranked:
             ratings.rate_game(game, places=rated_places(game, scored=scored), at=rows[-1].created_at)
         _tell_players(game, scored)
-        new_seq, new_state = game.seq, evolve(state, scored)
+        new_state = state
+        for event in appended:
+            new_state = evolve(new_state, event)
+        new_seq = game.seq
         transaction.on_commit(lambda: _after_scoring(game.pk, new_seq, new_state))
     return True
 

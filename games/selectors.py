@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import clocks, game_rows, invitations, log, presence, rematch, states
+from games import chance, clocks, game_rows, invitations, log, presence, rematch, states
 from games.codec import move_to_dict, view_json
 from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
@@ -63,6 +63,7 @@ def _summary(game: Game) -> dict[str, Any]:
         "created_by": game.created_by.username,
         "created_at": game.created_at.isoformat(),
         "seq": game.seq,
+        "server_seed_hash": chance.server_seed_hash(game),
     }
 
 

@@ -7,7 +7,6 @@ the commit (`transaction.on_commit`), so nobody hears of a move that did not hap
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -17,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import inbox, invitations, log, notify, states
+from games import chance, inbox, invitations, log, notify, states
 from games.engine import Event as EngineEvent
 from games.engine import Move, State, begin, step
 from games.engine.events import SeatResigned
@@ -26,11 +25,6 @@ from games.errors import ServiceError
 from games.models import BOT_LEVELS, Event, Game, GameId, Seat, map_name
 from games.viewers import seat_of
 from ttr_server import logs, metrics
-
-
-def _system_rng() -> random.Random:
-    # Shuffles must be unpredictable to players: the OS generator, never a seeded one.
-    return random.SystemRandom()
 
 
 @dataclass(frozen=True)
@@ -57,7 +51,7 @@ def game_create(
         game = Game.objects.create(
             map=map_name, players=players, ranked=ranked, turn_seconds=clock.turn_seconds, fallback_bot=fallback_bot,
             speed=clock.speed, days_per_move=clock.days_per_move, bank_days=clock.bank_days, private=private,
-            created_by=user,
+            created_by=user, server_seed=chance.new_server_seed(),
         )
         Seat.objects.bulk_create([Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)])
         if private:
@@ -76,7 +70,7 @@ def game_form(
     game = Game.objects.create(
         map=map_name, players=len(seats), ranked=ranked, turn_seconds=clock.turn_seconds, speed=clock.speed,
         days_per_move=clock.days_per_move, bank_days=clock.bank_days, fallback_bot=fallback_bot, private=private,
-        created_by=people[0], rematch_of=rematch_of,
+        created_by=people[0], rematch_of=rematch_of, server_seed=chance.new_server_seed(),
     )
     Seat.objects.bulk_create(
         [
@@ -109,9 +103,12 @@ def _free_seat(game: Game, seat_number: int | None) -> Seat:
     return seats[seat_number]
 
 
-def game_join(game_id: GameId, *, user: User, seat: int | None = None, invite: str | None = None) -> Game:
+def game_join(
+    game_id: GameId, *, user: User, seat: int | None = None, invite: str | None = None, client_seed: str = ""
+) -> Game:
     """Seat `user` (`seat` None: in the first free seat); a private game seats only the holder of an unused
-    invitation (games/invitations.py)."""
+    invitation (games/invitations.py). `client_seed`: the seat's own seed (hex, X-RNG-2)."""
+    seed = chance.client_seed(client_seed)
     with transaction.atomic():
         game = _locked_open_game(game_id)
         if game.seats.filter(user=user).exists():
@@ -121,9 +118,9 @@ def game_join(game_id: GameId, *, user: User, seat: int | None = None, invite: s
             invitations.redeem(game, user, invite)
         elif game.private:
             raise ServiceError("invite_required", "a private game seats only those it invites", status=403, field="invite")
-        free.user = user
+        free.user, free.client_seed = user, seed
         try:
-            free.save(update_fields=["user"])
+            free.save(update_fields=["user", "client_seed"])
         except IntegrityError as error:
             raise ServiceError("seat_taken", "that seat was just taken", status=409) from error
     return game
@@ -143,15 +140,18 @@ def game_add_bot(game_id: GameId, *, user: User, level: str, seat: int | None = 
     return game
 
 
-def game_start(game_id: GameId, *, user: User, fill_with_bots: str | None = None) -> Game:
+def game_start(game_id: GameId, *, user: User, fill_with_bots: str | None = None, client_seed: str = "") -> Game:
     """The creator `user` starts the game, its empty seats filled with bots of `fill_with_bots` (None: none may be
-    empty)."""
+    empty). `client_seed`: the creator's seat's own seed (hex, X-RNG-2), if given now."""
     if fill_with_bots is not None and fill_with_bots not in BOT_LEVELS:
         raise ServiceError("invalid", f"fill_with_bots must be one of {BOT_LEVELS}", field="fill_with_bots")
+    seed = chance.client_seed(client_seed)
     with transaction.atomic():
         game = _locked_open_game(game_id)
         if game.created_by_id != user.pk:
             raise ServiceError("not_creator", "only the game's creator starts it", status=403)
+        if seed:
+            game.seats.filter(user=user).update(client_seed=seed)
         empty = [seat for seat in game.seats.select_for_update() if not seat.taken]
         if empty and fill_with_bots is None:
             raise ServiceError("seats_empty", f"{len(empty)} seat(s) are empty", status=409)
@@ -166,7 +166,11 @@ def game_start(game_id: GameId, *, user: User, fill_with_bots: str | None = None
 def _begin(game: Game, first_seat: int | None = None, *, tell: bool = True) -> None:
     """Deal and start `game` (its seats filled), in the caller's transaction; `tell`: a `your_turn` to each
     person of a daily game (the setup's ticket choice)."""
-    state, events = begin(game.map, game.players, _system_rng(), first_seat=first_seat)
+    drawn = first_seat is None
+    state, events = begin(
+        game.map, game.players, chance.draws(game, None), first_seat=first_seat,
+        committed=chance.committed(game, first_seat_drawn=drawn),
+    )
     log.append(game, 0, events)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ACTIVE, started_at=timezone.now())
     Seat.objects.filter(game=game).update(seen_seq=game.seq)  # the deal is no news: /api/me/games counts moves
@@ -227,7 +231,7 @@ def play_seat(
     if game.seq != expected_seq:
         raise log.StaleSeq(game.seq)
     state = states.state_at(game.pk, game.seq)
-    new_state, events = step(state, seat, move, _system_rng())
+    new_state, events = step(state, seat, move, chance.draws(game, state))
     reasons = {len(before): reason[:REASON_LENGTH]} if reason else None
     events = (*before, *events)
     # Most moves write their rows and nothing else: then the append alone, one statement, is the transaction

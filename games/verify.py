@@ -10,9 +10,9 @@ import dataclasses
 from typing import Any
 
 from games.codec import event_from_dict, event_to_dict
-from games.engine import State, final_score, redact
+from games.engine import State, fairness, final_score, redact
 from games.engine import evolve_in_place as apply
-from games.engine.events import GameEndedV1, GameScored, GameStarted
+from games.engine.events import GameEndedV1, GameScored, GameStarted, SeedsRevealed
 from games.engine.evolve import initial_state
 from games.log import commitment_of, hidden_fields, row_hash
 from games.models import GENESIS_HASH, Event, Game
@@ -25,7 +25,22 @@ def verify_game(game: Game) -> dict[str, Any]:
     head = rows[-1].hash if rows else GENESIS_HASH
     if head != game.head_hash or (rows[-1].seq if rows else 0) != game.seq:
         problems.append(f"the game row says seq {game.seq} / head {game.head_hash[:12]}, the log disagrees")
-    return {"ok": not problems, "events": len(rows), "head_hash": head, "problems": problems}
+    fair = _fairness(rows, problems)
+    return {"ok": not problems, "events": len(rows), "head_hash": head, "problems": problems, "fair": fair}
+
+
+def _fairness(rows: list[Event], problems: list[str]) -> bool | None:
+    """Every random outcome recomputed from the seeds the log reveals (X-RNG-2): None for a game without fair
+    chance, or one whose server seed is not revealed yet (it is not over)."""
+    try:
+        verdict = fairness.log_checked([event_from_dict(row.data) for row in rows])
+    except (KeyError, TypeError, ValueError):
+        return None  # an unreadable log: the replay has said so already
+    if verdict is None or not any(row.type == SeedsRevealed.type for row in rows):
+        return None
+    if not verdict.fair:
+        problems.append(f"chance: {verdict.problem}")
+    return verdict.fair
 
 
 def _chain_problems(rows: list[Event]) -> list[str]:

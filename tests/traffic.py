@@ -1261,7 +1261,7 @@ def _check_log(http: Http, record: GameRecord, findings: Findings) -> list[dict[
     types = [line.get("type") for line in lines]
     if types.count("game_ended") != 1 or types.count("game_scored") != 1:
         findings.add(game, "audit end", f"{types.count('game_ended')} game_ended, {types.count('game_scored')} game_scored")
-    elif types[types.index("game_ended") + 1:] != ["game_scored"]:
+    elif types[types.index("game_ended") + 1:] != ["seeds_revealed", "game_scored"]:  # the server seed, then the score
         findings.add(game, "audit end", f"after game_ended: {types[types.index('game_ended') + 1:][:10]}")
     if record.final_seq != len(lines):
         findings.add(game, "final seq", f"the summary said {record.final_seq} once scored; the audit has {len(lines)}")
@@ -1276,6 +1276,8 @@ def _check_log(http: Http, record: GameRecord, findings: Findings) -> list[dict[
             findings.add(game, "verify", f"{report.get('events')} events verified, the audit has {len(lines)}")
         if lines and report.get("head_hash") != lines[-1].get("hash"):
             findings.add(game, "verify", "head_hash is not the last audit line's hash")
+        if report.get("fair") is not True:  # every game here is provably fair (X-RNG-2)
+            findings.add(game, "verify", f"fair is {report.get('fair')!r}, not true: {report.get('problems')}")
     return lines
 
 

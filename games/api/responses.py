@@ -72,6 +72,11 @@ class GameSummarySerializer(ObjectSerializer):
     created_by = serializers.CharField()
     created_at = serializers.DateTimeField()
     seq = serializers.IntegerField(min_value=0)
+    server_seed_hash = serializers.CharField(
+        allow_null=True, min_length=64, max_length=64,
+        help_text="SHA-256 (hex) of the game's secret server seed, fixed when it was created; the audit log reveals "
+        "the seed once the game is over (docs/FAIRNESS.md). null: a game from before provably fair chance",
+    )
     invite = serializers.CharField(
         required=False, allow_null=True, help_text="for the creator of an open private game: the link's token"
     )
@@ -227,6 +232,11 @@ class VerifySerializer(ObjectSerializer):
     events = serializers.IntegerField(min_value=0)
     head_hash = serializers.CharField()
     problems = serializers.ListField(child=serializers.CharField())
+    fair = serializers.BooleanField(
+        allow_null=True,
+        help_text="every random outcome recomputed from the seeds the log reveals (docs/FAIRNESS.md): null for a game "
+        "from before provably fair chance, or one not over yet",
+    )
 
 
 class ErrorSerializer(ObjectSerializer):

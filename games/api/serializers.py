@@ -84,6 +84,21 @@ class GameCreateSerializer(ObjectSerializer):
         return data
 
 
+CLIENT_SEED_HELP = (
+    "your own seed for the game's chance, hex (an even number of digits, at most 64): mixed with the server's "
+    "secret seed, it makes the deck one the server could not choose (docs/FAIRNESS.md)"
+)
+
+
+@extend_schema_field({"type": "string", "pattern": "^([0-9a-fA-F]{2}){0,32}$", "description": CLIENT_SEED_HELP})
+class ClientSeedField(StrictCharField):
+    """Read as a string here; games/chance.py checks it is hex (and the schema says so)."""
+
+
+def client_seed_field() -> ClientSeedField:
+    return ClientSeedField(required=False, allow_blank=True, max_length=64, trim_whitespace=False)
+
+
 class JoinSerializer(ObjectSerializer):
     seat = StrictIntegerField(
         min_value=0, max_value=MAX_SEATS - 1, required=False, allow_null=True,
@@ -93,6 +108,7 @@ class JoinSerializer(ObjectSerializer):
         min_length=1, max_length=64, required=False, trim_whitespace=False,
         help_text="the token of an invitation (a private game seats only with one)",
     )
+    client_seed = client_seed_field()
 
 
 class InviteSerializer(ObjectSerializer):
@@ -138,6 +154,7 @@ class BotSerializer(JoinSerializer):
 
 class StartSerializer(ObjectSerializer):
     fill_with_bots = StrictChoiceField(BOT_LEVELS, required=False, allow_null=True)
+    client_seed = client_seed_field()
 
 
 @extend_schema_field(MOVE_SCHEMA)

@@ -78,7 +78,10 @@ class JoinView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.JoinSerializer, request.data)
-        services.game_join(game.pk, user=signed_in(request.user), seat=data.get("seat"), invite=data.get("invite"))
+        services.game_join(
+            game.pk, user=signed_in(request.user), seat=data.get("seat"), invite=data.get("invite"),
+            client_seed=data.get("client_seed", ""),
+        )
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
@@ -100,7 +103,10 @@ class StartView(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.StartSerializer, request.data)
-        services.game_start(game.pk, user=signed_in(request.user), fill_with_bots=data.get("fill_with_bots"))
+        services.game_start(
+            game.pk, user=signed_in(request.user), fill_with_bots=data.get("fill_with_bots"),
+            client_seed=data.get("client_seed", ""),
+        )
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 

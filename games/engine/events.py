@@ -209,6 +209,28 @@ class GameScored:
 
 
 @dataclass(frozen=True, slots=True)
+class SeedsCommitted:
+    """A provably fair game's seeds at its start (X-RNG-2, docs/FAIRNESS.md), right after `game_started`: the hash
+    of the server's secret seed (published when the game was created) and each seat's own seed, hex ("" for
+    none). `first_seat_drawn`: False when the first seat was given (a rematch), not drawn."""
+
+    type: ClassVar[str] = "seeds_committed"
+    v: ClassVar[int] = 1
+    server_seed_hash: str
+    client_seeds: tuple[str, ...]
+    first_seat_drawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeedsRevealed:
+    """The server's seed of a provably fair game, once it is over: with it anyone recomputes every random outcome."""
+
+    type: ClassVar[str] = "seeds_revealed"
+    v: ClassVar[int] = 1
+    server_seed: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnTimedOut:
     """The seat's decision ran past the game's turn time (X-TIME-1): the fallback bot plays it next."""
 
@@ -252,6 +274,8 @@ Event = (
     | GameScored
     | TurnTimedOut
     | SeatResigned
+    | SeedsCommitted
+    | SeedsRevealed
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
@@ -259,7 +283,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameStarted, DeckShuffled, TicketsShuffled, CardsDealt, MarketRevealed, MarketDiscarded,
         MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
         TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded, GameScored,
-        TurnTimedOut, SeatResigned,
+        TurnTimedOut, SeatResigned, SeedsCommitted, SeedsRevealed,
     )
 }
 # Older shapes of an event type, by (type, v): the codec reads them, `evolve` folds them, nothing writes them.

@@ -252,4 +252,6 @@ APPLY: dict[type[Any], Callable[[State, Any], None]] = {  # by event type: its e
     ev.GameScored: _game_scored,
     ev.TurnTimedOut: _no_change,
     ev.SeatResigned: _no_change,
+    ev.SeedsCommitted: _no_change,
+    ev.SeedsRevealed: _no_change,
 }

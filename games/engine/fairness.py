@@ -185,3 +185,57 @@ def outcomes_checked(
             number, checked = number + 2, checked + 2
         evolve_in_place(state, event)
     return Verdict(True, checked)
+
+
+def log_checked(events: Sequence[ev.Event]) -> Verdict | None:
+    """A whole log's fairness from its own `seeds_committed` and `seeds_revealed`: None for a game that is not
+    provably fair (it has no seeds), a Verdict otherwise (unfair while the server seed is not yet revealed)."""
+    committed = next((e for e in events if isinstance(e, ev.SeedsCommitted)), None)
+    if committed is None:
+        return None
+    revealed = next((e for e in events if isinstance(e, ev.SeedsRevealed)), None)
+    if revealed is None:
+        return Verdict(False, 0, "the server seed is not revealed yet: the game is not over")
+    try:
+        seeds = Seeds(bytes.fromhex(revealed.server_seed), tuple(bytes.fromhex(c) for c in committed.client_seeds))
+    except ValueError as error:
+        return Verdict(False, 0, f"the seeds cannot be read: {error}")
+    return outcomes_checked(
+        events, seeds, published_hash=committed.server_seed_hash, first_seat_drawn=committed.first_seat_drawn
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m games.engine.fairness verify AUDIT.jsonl`: exit 0 when every random outcome matches the seeds,
+    1 when one does not, 2 when the game is not provably fair (no seeds) or the file cannot be read."""
+    import argparse
+    import json
+
+    from games.codec import event_from_dict  # JSON lives outside the engine, like the simulator's logs
+
+    parser = argparse.ArgumentParser(prog="python -m games.engine.fairness")
+    commands = parser.add_subparsers(dest="command", required=True)
+    verify = commands.add_parser("verify", help="recompute every random outcome of an audit log from its seeds")
+    verify.add_argument("audit", help="the game's audit log: GET /api/games/{id}/audit, one event a line")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.audit, encoding="utf-8") as lines:
+            events = [event_from_dict(json.loads(line)["data"]) for line in lines if line.strip()]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"cannot read {args.audit}: {error}")
+        return 2
+    verdict = log_checked(events)
+    if verdict is None:
+        print("not provably fair: the game has no seeds (it was created before fair chance, or without it)")
+        return 2
+    committed = next(e for e in events if isinstance(e, ev.SeedsCommitted))
+    print(f"server seed hash {committed.server_seed_hash}: compare it with the one published when the game was created")
+    if verdict.fair:
+        print(f"fair: all {verdict.checked} random outcomes are the seeds' ({len(events)} events)")
+        return 0
+    print(f"NOT fair: {verdict.problem} ({verdict.checked} outcomes matched before it)")
+    return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -21,9 +21,12 @@ def start_game(map_name: str, players: int, rng: Draws) -> tuple[ev.Event, ...]:
 
 
 def begin(
-    map_name: str, players: int, rng: Draws, first_seat: int | None = None
+    map_name: str, players: int, rng: Draws, first_seat: int | None = None,
+    committed: ev.SeedsCommitted | None = None,
 ) -> tuple[State, tuple[ev.Event, ...]]:
-    """`first_seat`: who plays first (a rematch passes the seat after the last game's first); None: drawn."""
+    """`first_seat`: who plays first (a rematch passes the seat after the last game's first); None: drawn.
+    `committed`: a provably fair game's seeds (X-RNG-2), written right after `game_started`; `rng` then draws
+    from them (fairness.FairDraws)."""
     board = load_board(map_name)
     if not 2 <= players <= 5:
         raise ValueError("a game has 2 to 5 players (C-CMP-2)")
@@ -33,6 +36,8 @@ def begin(
     started = ev.GameStarted(map=map_name, players=players, first_seat=first)
     table = Table(initial_state(started), rng)
     table.events.append(started)
+    if committed is not None:
+        table.emit(committed)
     deck = full_deck()
     rng.shuffle(deck)
     table.emit(ev.DeckShuffled(size=len(deck), reason="setup", cards=tuple(deck)))

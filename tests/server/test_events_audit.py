@@ -36,7 +36,7 @@ def test_events_after() -> None:
     for event in everything["events"]:
         assert set(event) >= EVENT_KEYS and isinstance(event["data"], dict)
         assert event["data"].get("type") is None  # the type is beside the data, not repeated in it
-    assert [e["type"] for e in everything["events"]][:2] == ["game_started", "deck_shuffled"]
+    assert [e["type"] for e in everything["events"]][:3] == ["game_started", "seeds_committed", "deck_shuffled"]
     assert table.get(0, "events") == everything  # after defaults to 0
     assert table.get(0, "events", after=seq - 2)["events"] == everything["events"][-2:]
     assert table.get(0, "events", after=seq) == {"seq": seq, "events": []}
@@ -105,7 +105,8 @@ def test_staff_may_audit_a_running_game() -> None:
     get_user_model().objects.filter(username="staff").update(is_staff=True)
     lines = audit_lines(staff, table.game_id)
     assert len(lines) == table.seq()
-    assert lines[1]["type"] == "deck_shuffled" and len(lines[1]["data"]["cards"]) == 110
+    assert lines[1]["type"] == "seeds_committed" and "server_seed" not in lines[1]["data"]  # revealed at the end
+    assert lines[2]["type"] == "deck_shuffled" and len(lines[2]["data"]["cards"]) == 110
     assert_error(table.clients[0].get(url(table.game_id, "audit")), 409, "not_finished")
 
 
@@ -122,8 +123,8 @@ def test_a_finished_game_is_public_audited_verified_and_scored() -> None:
     spectator = register("spectator")
     lines = audit_lines(spectator, table.game_id)
     assert len(lines) == seq == Event.objects.filter(game_id=table.game_id).count()
-    assert [line["type"] for line in lines[-2:]] == ["game_ended", "game_scored"]
-    assert lines[1]["type"] == "deck_shuffled" and len(lines[1]["data"]["cards"]) == 110
+    assert [line["type"] for line in lines[-3:]] == ["game_ended", "seeds_revealed", "game_scored"]
+    assert lines[2]["type"] == "deck_shuffled" and len(lines[2]["data"]["cards"]) == 110
     assert APIClient().get(url(table.game_id, "audit")).status_code == 200
 
     report = check_verified(spectator, table.game_id, seq)

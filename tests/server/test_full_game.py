@@ -34,9 +34,11 @@ def check_finished(table: Table) -> dict[str, Any]:
     seq = table.seq()
     lines = audit_lines(APIClient(), table.game_id)
     assert len(lines) == seq == Event.objects.filter(game_id=table.game_id).count()
-    assert lines[0]["type"] == "game_started" and [line["type"] for line in lines[-2:]] == ["game_ended", "game_scored"]
+    assert lines[0]["type"] == "game_started" and lines[1]["type"] == "seeds_committed"
+    assert [line["type"] for line in lines[-3:]] == ["game_ended", "seeds_revealed", "game_scored"]
     assert not scoring.game_score_and_rate(table.game_id) and table.seq() == seq  # never twice
     report = check_verified(APIClient(), table.game_id, seq)
+    assert report["fair"] is True  # X-RNG-2: every shuffle and the first seat are the revealed seeds' draws
     assert report["head_hash"] == lines[-1]["hash"]
     score = check_score(table.clients[0], table.game_id)
     assert score["winner_seats"] == lines[-1]["data"]["winner_seats"]
