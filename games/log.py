@@ -9,7 +9,6 @@ is over, when the audit log shows it and anyone can check that the outcome was f
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
@@ -22,6 +21,8 @@ from django.db import IntegrityError, connection
 from django.db.models import Field
 from django.utils import timezone
 
+from games import chain
+from games.chain import canonical_json, sha256
 from games.codec import event_from_dict, event_to_dict
 from games.engine import Event as EngineEvent
 from games.engine import redact
@@ -34,25 +35,11 @@ class StaleSeq(Exception):
         self.current = current
 
 
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def row_hash(
     prev_hash: str, seq: int, type_: str, seat: int | None, data: dict[str, Any], commitment: str, salt: str,
     at: datetime, reason: str = "",
 ) -> str:
-    body = {
-        "seq": seq, "type": type_, "seat": seat, "data": data, "commitment": commitment, "salt": salt,
-        "at": at.isoformat(),
-    }
-    if reason:  # only when set: rows without one (every row written before reasons existed) hash as they did
-        body["reason"] = reason
-    return sha256(prev_hash + canonical_json(body))
+    return chain.row_hash(prev_hash, seq, type_, seat, data, commitment, salt, at.isoformat(), reason)
 
 
 def hidden_fields(data: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from games import chance, inbox, log, notify, ratings, states
+from games import chance, inbox, log, notify, ratings, signing, states
 from games.engine import Event, State, evolve, score_ended
 from games.engine.events import GameScored
 from games.models import Game, GameId, RatingChange, map_name
@@ -34,6 +34,7 @@ def game_score_and_rate(game_id: GameId) -> bool:
         Game.objects.filter(pk=game.pk).update(scored_at=rows[-1].created_at)
         if game.ranked:
             ratings.rate_game(game, places=rated_places(game, scored=scored), at=rows[-1].created_at)
+        signing.sign(game)  # the final seq and head, signed: this log is the one the server holds
         _tell_players(game, scored)
         new_state = state
         for event in appended:

@@ -16,13 +16,13 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import chance, clocks, game_rows, invitations, log, presence, rematch, states
+from games import chance, clocks, game_rows, invitations, log, presence, rematch, signing, states
 from games.codec import move_to_dict, view_json
 from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
 from games.engine.state import State
 from games.errors import ServiceError
-from games.models import Game, GameId, Seat
+from games.models import Checkpoint, Game, GameId, Seat
 from games.viewers import projected, seat_of
 
 Person = AbstractBaseUser | AnonymousUser  # who asks: a signed-in person or nobody in particular
@@ -180,7 +180,12 @@ def events_since(game: Game, *, user: Person, after: int) -> dict[str, Any]:
 
 
 def audit_lines(game: Game) -> list[dict[str, Any]]:
-    return [log.audit_line(row) for row in log.rows_between(game.pk, 0)]
+    """The whole log, one line an event; a scored game's last line also carries its signed checkpoint."""
+    lines = [log.audit_line(row) for row in log.rows_between(game.pk, 0)]
+    checkpoint = Checkpoint.objects.filter(game=game, seq=game.seq).first()
+    if lines and checkpoint is not None:
+        lines[-1]["checkpoint"] = signing.checkpoint_json(checkpoint)
+    return lines
 
 
 def game_score(game: Game) -> dict[str, Any]:

@@ -16,13 +16,13 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import chance, inbox, invitations, log, notify, states
+from games import chance, inbox, invitations, log, notify, signing, states
 from games.engine import Event as EngineEvent
 from games.engine import Move, State, begin, step
 from games.engine.events import SeatResigned
 from games.engine.state import SETUP_TICKETS
 from games.errors import ServiceError
-from games.models import BOT_LEVELS, Event, Game, GameId, Seat, map_name
+from games.models import BOT_LEVELS, Checkpoint, Event, Game, GameId, Seat, map_name
 from games.viewers import seat_of
 from ttr_server import logs, metrics
 
@@ -286,3 +286,10 @@ def game_resign(game_id: GameId, *, user: User) -> Game:
         new_seq = game.seq
         transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=game.bot_seats))
     return game
+
+
+def game_checkpoint(game: Game) -> Checkpoint:
+    """The signed checkpoint of a finished, scored game (signed now if the game was scored before checkpoints)."""
+    if game.status != Game.Status.FINISHED or game.scored_at is None:
+        raise ServiceError("not_finished", "a game is signed once it is over and scored", status=409)
+    return signing.sign(game)

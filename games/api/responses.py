@@ -340,3 +340,26 @@ class NotificationSerializer(ObjectSerializer):
 
 class NotificationListSerializer(ObjectSerializer):
     results = NotificationSerializer(many=True)
+
+
+class SigningKeySerializer(ObjectSerializer):
+    id = serializers.CharField()
+    algorithm = serializers.ChoiceField(choices=["ed25519"])
+    public_key = serializers.CharField(help_text="base64 of the 32-byte Ed25519 public key")
+    valid_from = serializers.DateTimeField()
+    valid_to = serializers.DateTimeField(allow_null=True, help_text="null: still signing")
+
+
+class KeysSerializer(ObjectSerializer):
+    keys = SigningKeySerializer(many=True)
+
+
+class CheckpointSerializer(ObjectSerializer):
+    game = serializers.UUIDField()
+    seq = serializers.IntegerField(min_value=1)
+    head_hash = serializers.CharField(min_length=64, max_length=64)
+    key_id = serializers.CharField()
+    signature = serializers.CharField(
+        help_text="base64 Ed25519 signature of the UTF-8 text 'ttr-checkpoint-v1', the game id, the seq and the head "
+        "hash, one to a line (docs/CHECKPOINTS.md)"
+    )

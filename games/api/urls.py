@@ -20,6 +20,8 @@ urlpatterns = [
     path("games/<uuid:game_id>/replay", views.ReplayView.as_view()),
     path("games/<uuid:game_id>/audit", views.AuditView.as_view()),
     path("games/<uuid:game_id>/verify", views.VerifyView.as_view()),
+    path("games/<uuid:game_id>/checkpoint", views.CheckpointView.as_view()),
+    path("keys", views.KeysView.as_view()),
     path("games/<uuid:game_id>/score", views.ScoreView.as_view()),
     path("games/<uuid:game_id>/invite", views_by_day.InviteView.as_view()),
     path("games/<uuid:game_id>/rematch", views_by_day.RematchView.as_view()),

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import game_rows, selectors, services, viewers
+from games import game_rows, selectors, services, signing, viewers
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
@@ -205,6 +205,18 @@ class AuditView(APIView):
             return error("not_finished", "the audit log opens when the game is over", 409)
         lines = "".join(json.dumps(line, sort_keys=True) + "\n" for line in selectors.audit_lines(game))
         return HttpResponse(lines, content_type="application/jsonl")
+
+
+class CheckpointView(APIView):
+    @extend_schema(responses={200: r.CheckpointSerializer, **error_responses(401, 404, 409)})
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(signing.checkpoint_json(services.game_checkpoint(selectors.game_get(game_id))))
+
+
+class KeysView(APIView):
+    @extend_schema(responses={200: r.KeysSerializer, **error_responses(401)})
+    def get(self, request: Request) -> Response:
+        return Response(signing.keys_json())
 
 
 class VerifyView(APIView):

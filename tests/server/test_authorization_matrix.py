@@ -115,6 +115,13 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (200,           200,           200,             200,             200,               200),
     ("GET", G + "/score", FINISHED):
         (200,           200,           200,             200,             200,               200),
+    # A game is signed once it is over and scored; its checkpoint and the keys are public (docs/CHECKPOINTS.md).
+    ("GET", G + "/checkpoint", ACTIVE):
+        (NOT_FINISHED,  NOT_FINISHED,  NOT_FINISHED,    NOT_FINISHED,    NOT_FINISHED,      NOT_FINISHED),
+    ("GET", G + "/checkpoint", FINISHED):
+        (200,           200,           200,             200,             200,               200),
+    ("GET", "/api/keys", NONE):
+        (200,           200,           200,             200,             200,               200),
     ("POST", G + "/invite", OPEN):
         (ANON,          NOT_CREATOR,   NOT_CREATOR,     201,             NOT_CREATOR,       NOT_CREATOR),
     ("POST", G + "/rematch", FINISHED):

@@ -1,0 +1,102 @@
+"""Check an exported audit log offline, without the server and without Django (docs/CHECKPOINTS.md):
+
+    python -m games.audit verify AUDIT.jsonl KEYS.json
+
+AUDIT.jsonl is `GET /api/games/{id}/audit` (or `manage.py export_game`), KEYS.json is `GET /api/keys`. It checks
+the hash chain line by line, the signed checkpoint on the last line (the game's id, final seq and head hash under
+the key it names, a key valid when the game was scored), and, for a provably fair game, every random outcome
+against the seeds the log reveals (games/engine/fairness.py). Exit 0: all of it holds; 1: something does not
+(said on a line of its own); 2: the files cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from games.chain import checkpoint_message, line_hash, moment
+
+GENESIS_HASH = "0" * 64  # the prev_hash of a log's first row (games.models.GENESIS_HASH)
+
+
+def chain_problems(lines: Sequence[dict[str, Any]]) -> list[str]:
+    problems, prev = [], GENESIS_HASH
+    for expected, line in enumerate(lines, start=1):
+        if line.get("seq") != expected:
+            problems.append(f"line {expected}: seq {line.get('seq')}, expected {expected}")
+        if line.get("prev_hash") != prev:
+            problems.append(f"line {expected}: prev_hash is not the previous line's hash")
+        if line_hash(line) != line.get("hash"):
+            problems.append(f"line {expected}: the hash does not match the line (it was changed)")
+        prev = line.get("hash", "")
+    return problems
+
+
+def checkpoint_problems(lines: Sequence[dict[str, Any]], keys: Sequence[dict[str, Any]]) -> list[str]:
+    if not lines:
+        return ["the log is empty"]
+    last, checkpoint = lines[-1], lines[-1].get("checkpoint")
+    if not isinstance(checkpoint, dict):
+        return ["the last line carries no signed checkpoint (the game is not scored yet, or the file is cut short)"]
+    problems = []
+    if (checkpoint.get("seq"), checkpoint.get("head_hash")) != (last.get("seq"), last.get("hash")):
+        problems.append("the checkpoint names another seq or head than the log's last line")
+    key = next((k for k in keys if k.get("id") == checkpoint.get("key_id")), None)
+    if key is None:
+        return [*problems, f"no key {checkpoint.get('key_id')!r} in the keys file"]
+    signed_at = moment(last["at"])
+    valid_to = moment(key["valid_to"]) if key.get("valid_to") else None
+    if signed_at < moment(key["valid_from"]) or (valid_to is not None and signed_at >= valid_to):
+        problems.append(f"key {key['id']} was not valid when the game was scored ({last['at']})")
+    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(key["public_key"]))
+    try:
+        message = checkpoint_message(str(checkpoint["game"]), int(checkpoint["seq"]), str(checkpoint["head_hash"]))
+        public.verify(base64.b64decode(checkpoint["signature"]), message)
+    except (InvalidSignature, ValueError, KeyError):
+        problems.append("the signature does not verify")
+    return problems
+
+
+def fairness_problems(lines: Sequence[dict[str, Any]]) -> tuple[bool | None, list[str]]:
+    from games.codec import event_from_dict  # pure Python, like the engine
+    from games.engine.fairness import log_checked
+
+    verdict = log_checked([event_from_dict(line["data"]) for line in lines])
+    if verdict is None:
+        return None, []
+    return verdict.fair, ([] if verdict.fair else [f"chance: {verdict.problem}"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.audit")
+    commands = parser.add_subparsers(dest="command", required=True)
+    verify = commands.add_parser("verify", help="check an audit log's chain, signature and chance")
+    verify.add_argument("audit", help="GET /api/games/{id}/audit, one event a line")
+    verify.add_argument("keys", help="GET /api/keys")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.audit, encoding="utf-8") as file:
+            lines = [json.loads(line) for line in file if line.strip()]
+        with open(args.keys, encoding="utf-8") as file:
+            keys = json.load(file)["keys"]
+        problems = chain_problems(lines) + checkpoint_problems(lines, keys)
+        fair, unfair = fairness_problems(lines)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"cannot read the files: {error}")
+        return 2
+    for problem in [*problems, *unfair]:
+        print(problem)
+    chance = {True: "every random outcome is the seeds'", False: "NOT the seeds'", None: "not provably fair"}[fair]
+    print(f"{len(lines)} events; chain and signature {'hold' if not problems else 'do NOT hold'}; chance: {chance}")
+    return 1 if problems or unfair else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

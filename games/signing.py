@@ -1,0 +1,118 @@
+"""Signed checkpoints (docs/CHECKPOINTS.md): a finished game's id, final seq and head hash, signed with one of the
+server's Ed25519 keys, so that a log exported today can be shown tomorrow to be the one the server held, even if
+the server recomputed a whole hash chain in between.
+
+The keys come from the setting `TTR_SIGNING_KEYS`: a JSON list of `{"id", "private_key" (base64 of the 32-byte
+seed), "valid_from", "valid_to"?}`; a retired key may keep only its `"public_key"`, so old signatures stay
+checkable after a rotation. The key that signs is the newest one with a private key that is valid now. Without
+the setting, one key derived from SECRET_KEY serves (every process of a stack shares SECRET_KEY, so they agree):
+fine for `make run`, to be replaced in production by keys of their own.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from django.conf import settings
+
+from games.chain import checkpoint_message, moment
+from games.models import Checkpoint, Game
+
+ALGORITHM = "ed25519"
+DERIVED_FROM = datetime(2026, 1, 1, tzinfo=UTC)  # when the key derived from SECRET_KEY counts as valid from
+
+
+@dataclass(frozen=True)
+class Key:
+    id: str
+    public: Ed25519PublicKey
+    private: Ed25519PrivateKey | None  # None: a retired key, kept to check old signatures
+    valid_from: datetime
+    valid_to: datetime | None
+
+    @property
+    def public_text(self) -> str:
+        return base64.b64encode(self.public.public_bytes(Encoding.Raw, PublicFormat.Raw)).decode()
+
+    def valid_at(self, at: datetime) -> bool:
+        return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)
+
+
+def keys() -> tuple[Key, ...]:
+    return _keys(settings.TTR_SIGNING_KEYS, settings.SECRET_KEY)
+
+
+@cache
+def _keys(configured: str, secret: str) -> tuple[Key, ...]:
+    if not configured:
+        seed = hashlib.sha256(b"ttr-signing-key\x00" + secret.encode()).digest()
+        private = Ed25519PrivateKey.from_private_bytes(seed)
+        fingerprint = hashlib.sha256(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)).hexdigest()
+        return (Key(f"derived-{fingerprint[:12]}", private.public_key(), private, DERIVED_FROM, None),)
+    return tuple(_key(entry) for entry in json.loads(configured))
+
+
+def _key(entry: dict[str, str]) -> Key:
+    private = None
+    if entry.get("private_key"):
+        private = Ed25519PrivateKey.from_private_bytes(base64.b64decode(entry["private_key"]))
+        public = private.public_key()
+    else:
+        public = Ed25519PublicKey.from_public_bytes(base64.b64decode(entry["public_key"]))
+    valid_to = entry.get("valid_to")
+    return Key(
+        entry["id"], public, private, moment(entry["valid_from"]), moment(valid_to) if valid_to else None
+    )
+
+
+def signing_key(now: datetime | None = None) -> Key:
+    at = now or datetime.now(UTC)
+    usable = [key for key in keys() if key.private is not None and key.valid_at(at)]
+    if not usable:
+        raise RuntimeError("no signing key is valid now: see TTR_SIGNING_KEYS (games/signing.py)")
+    return max(usable, key=lambda key: key.valid_from)
+
+
+def sign(game: Game) -> Checkpoint:
+    """The game's checkpoint at its seq and head as they stand (a finished, scored game's: written once)."""
+    found = Checkpoint.objects.filter(game=game).first()
+    if found is not None:
+        return found
+    key = signing_key()
+    assert key.private is not None
+    signature = key.private.sign(checkpoint_message(str(game.pk), game.seq, game.head_hash))
+    checkpoint, _ = Checkpoint.objects.get_or_create(
+        game=game,
+        defaults={
+            "seq": game.seq, "head_hash": game.head_hash, "key_id": key.id,
+            "signature": base64.b64encode(signature).decode(),
+        },
+    )
+    return checkpoint
+
+
+def checkpoint_json(checkpoint: Checkpoint) -> dict[str, str | int]:
+    return {
+        "game": str(checkpoint.game_id), "seq": checkpoint.seq, "head_hash": checkpoint.head_hash,
+        "key_id": checkpoint.key_id, "signature": checkpoint.signature,
+    }
+
+
+def keys_json() -> dict[str, list[dict[str, str | None]]]:
+    """GET /api/keys: every key a checkpoint may name, with its validity."""
+    return {
+        "keys": [
+            {
+                "id": key.id, "algorithm": ALGORITHM, "public_key": key.public_text,
+                "valid_from": key.valid_from.isoformat(), "valid_to": key.valid_to.isoformat() if key.valid_to else None,
+            }
+            for key in keys()
+        ]
+    }
