@@ -29,6 +29,10 @@ def _flag(name: str, default: bool) -> bool:
 
 DEBUG = _flag("DEBUG", default=False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-secret-key-change-me-in-production")
+# The keys that sign finished games' checkpoints (games/signing.py): a JSON list of {"id", "private_key" (base64 of
+# the 32-byte Ed25519 seed) or "public_key" (a retired key), "valid_from", "valid_to"?}. Unset: one key derived
+# from SECRET_KEY (every process of a stack agrees on it).
+TTR_SIGNING_KEYS = os.environ.get("TTR_SIGNING_KEYS", "")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
