@@ -27,6 +27,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/rematch", views_by_day.RematchView.as_view()),
     path("queue", views_by_day.QueueView.as_view()),
     path("me", views_account.MeView.as_view()),
+    path("me/export", views_account.ExportView.as_view()),
     path("me/email/confirm", views_account.EmailConfirmView.as_view()),
     path("me/unsubscribe", views_account.UnsubscribeView.as_view()),
     path("me/games", views_by_day.MyGamesView.as_view()),

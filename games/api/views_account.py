@@ -14,12 +14,14 @@ from rest_framework import permissions, serializers
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from games import account_settings, links, vacations
+from games import account_settings, links, privacy, vacations
 from games.api import responses as r
+from games.api.auth import AuthThrottle
 from games.api.authentication import signed_in
-from games.api.errors import error_responses
+from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
 from games.api.serializers import valid_body
@@ -121,6 +123,10 @@ class UnsubscribedSerializer(ObjectSerializer):
     notify = serializers.BooleanField(help_text="always false: this kind is no longer mailed")
 
 
+class PasswordSerializer(ObjectSerializer):
+    password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
+
+
 class MeView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -142,6 +148,39 @@ class MeView(APIView):
         user = signed_in(request.user)
         account_settings.account_update(user, valid_body(MeUpdateSerializer, request.data))
         return Response(_me(user))
+
+
+    @extend_schema(
+        operation_id="me_destroy", request=PasswordSerializer,
+        responses={204: None, **error_responses(400, 401, 413, 415, 429)},
+        description="Erase your personal data: your name becomes a pseudonym, your e-mail address, settings, sessions, "
+        "tokens and notifications go, your seats in games still running are resigned. Every game log, audit export and "
+        "rating history still verifies (they name seats and account ids, never a person). Wrong password: 400 "
+        "`bad_credentials`.",
+    )
+    def delete(self, request: Request) -> Response:
+        user = signed_in(request.user)
+        password = valid_body(PasswordSerializer, request.data)["password"]
+        if not user.check_password(password):
+            return error("bad_credentials", "that is not your password: nothing was erased", 400, field="password")
+        privacy.erase(user)
+        return Response(status=204)
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """The password check is throttled as a login is; reading and changing settings are not."""
+        return [AuthThrottle()] if self.request.method == "DELETE" else super().get_throttles()
+
+
+class ExportView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        responses={200: OpenApiResponse(description="everything stored about you, as JSON"), **error_responses(401)},
+        description="Everything stored about you: your account and settings, your seats, ratings and rating history, "
+        "notifications, queue entry, vacations, invitations and when your tokens were made (not the tokens).",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(privacy.export(signed_in(request.user)))
 
 
 def _me(user: User) -> dict[str, Any]:
