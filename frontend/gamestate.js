@@ -148,7 +148,14 @@ export class GameState {
       this.socket?.close();
       this.ui.render();
     } catch (err) {
-      if (err instanceof ApiError && err.body.code === "not_scored") setTimeout(() => this.loadScore(), 700);
+      if (!(err instanceof ApiError) || err.body.code !== "not_scored") return;
+      if (err.body.end_reason === "aborted") { // an operator ended it: never scored, nothing more to wait for
+        this.closed = true;
+        this.socket?.close();
+        this.ui.render();
+        return;
+      }
+      setTimeout(() => this.loadScore(), 700);
     }
   }
 

@@ -1,13 +1,18 @@
-"""Django admin: users come from django.contrib.auth; games and seats editable; events and ratings read-only."""
+"""Django admin: users come from django.contrib.auth; games, seats, events and ratings are read-only. What staff may
+do to a game is an action that appends an event (games/staff_actions.py), asked for with a reason and confirmed."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from django.contrib import admin
-from django.db.models import Model
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 
+from games import staff_actions
+from games.errors import ServiceError
 from games.models import BotAccount, Event, Game, Rating, RatingChange, Seat
 
 _M = TypeVar("_M", bound=Model)
@@ -27,21 +32,32 @@ else:  # django-stubs' admin classes take the model as a type argument; Django's
 class SeatInline(TabularInline[Seat, Game]):
     model = Seat
     extra = 0
-    readonly_fields = ("client_seed",)  # in the log from the deal (X-RNG-2): changing it here would change nothing
+    can_delete = False
+    readonly_fields = [f.name for f in Seat._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:  # (a seat, or its game)
+        return False
 
 
-@admin.register(Game)
-class GameAdmin(ModelAdmin[Game]):
-    list_display = ("id", "map", "players", "status", "ranked", "seq", "created_by", "created_at")
-    list_filter = ("map", "status", "ranked")
-    readonly_fields = ("seq", "head_hash", "started_at", "finished_at")
-    exclude = ("server_seed",)  # secret until the game is over (X-RNG-2): not shown, never edited, even by staff
-    inlines = [SeatInline]
-
-
-@admin.register(Seat)
-class SeatAdmin(ModelAdmin[Seat]):
-    list_display = ("game", "number", "user", "bot")
+@admin.action(description="Abort the selected games (unrated; asks for a reason first)")
+def abort_games(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+    if request.POST.get("confirmed") != "yes":
+        context = {
+            **modeladmin.admin_site.each_context(request), "title": "Abort games", "games": list(queryset),
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/game/abort.html", context)
+    for game in queryset:
+        try:
+            staff_actions.game_abort(game.pk, staff=request.user, reason=request.POST.get("reason", ""))  # type: ignore[arg-type]
+        except ServiceError as refused:
+            modeladmin.message_user(request, f"{game}: {refused.detail}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{game}: aborted", messages.SUCCESS)
+    return None
 
 
 class ReadOnlyAdmin(ModelAdmin[_M]):
@@ -55,6 +71,22 @@ class ReadOnlyAdmin(ModelAdmin[_M]):
 
     def has_delete_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin[Game]):
+    """A game is changed only by what its log records: a move, or an operator's action (`actions`)."""
+
+    list_display = ("id", "map", "players", "status", "ranked", "seq", "created_by", "created_at")
+    list_filter = ("map", "status", "ranked")
+    exclude = ("server_seed",)  # secret until the game is over (X-RNG-2): not shown, even to staff
+    inlines = [SeatInline]
+    actions = [abort_games]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin[Seat]):
+    list_display = ("game", "number", "user", "bot")
 
 
 @admin.register(Event)

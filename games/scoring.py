@@ -16,6 +16,8 @@ from games.engine import Event, State, evolve, score_ended
 from games.engine.events import GameScored
 from games.models import Game, GameId, RatingChange, map_name
 
+ABORTED = "aborted"  # the end reason of a game staff aborted (games/staff_actions.py)
+
 
 def game_score_and_rate(game_id: GameId) -> bool:
     """Score the ended game `game_id`; False when there is nothing to do (not ended, or scored already)."""
@@ -24,7 +26,8 @@ def game_score_and_rate(game_id: GameId) -> bool:
         if game is None or game.status != Game.Status.FINISHED:
             return False
         state = states.state_at(game.pk, game.seq)
-        if state.scores:  # scored already (or an old log with the score in game_ended): say so to the sweep
+        if state.scores or state.end_reason == ABORTED:  # scored already (or an old log with the score in
+            # game_ended), or aborted by an operator (never scored, never rated): say so to the sweep
             Game.objects.filter(pk=game.pk, scored_at__isnull=True).update(scored_at=timezone.now())
             return False
         scored = score_ended(state)

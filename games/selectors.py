@@ -190,6 +190,10 @@ def audit_lines(game: Game) -> list[dict[str, Any]]:
 
 def game_score(game: Game) -> dict[str, Any]:
     state = states.state_at(game.pk, game.seq) if game.status == Game.Status.FINISHED else None
+    if state is not None and state.end_reason == "aborted":
+        raise ServiceError(
+            "not_scored", "the game was aborted by an operator: it is never scored", status=409, end_reason="aborted"
+        )
     if state is None or not state.scores:
         raise ServiceError("not_scored", "the game is not scored yet (it is scored just after it ends)", status=409)
     seats = {s.number: s for s in game.seats.all()}

@@ -209,6 +209,17 @@ class GameScored:
 
 
 @dataclass(frozen=True, slots=True)
+class GameAborted:
+    """An operator ended the game (an action in the log, never an edit): it is over, unscored and unrated.
+    `staff`: the operator's account id (never a name, so erasing a person leaves the log verifying)."""
+
+    type: ClassVar[str] = "game_aborted"
+    v: ClassVar[int] = 1
+    staff: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeedsCommitted:
     """A provably fair game's seeds at its start (X-RNG-2, docs/FAIRNESS.md), right after `game_started`: the hash
     of the server's secret seed (published when the game was created) and each seat's own seed, hex ("" for
@@ -276,6 +287,7 @@ Event = (
     | SeatResigned
     | SeedsCommitted
     | SeedsRevealed
+    | GameAborted
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
@@ -283,7 +295,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameStarted, DeckShuffled, TicketsShuffled, CardsDealt, MarketRevealed, MarketDiscarded,
         MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
         TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded, GameScored,
-        TurnTimedOut, SeatResigned, SeedsCommitted, SeedsRevealed,
+        TurnTimedOut, SeatResigned, SeedsCommitted, SeedsRevealed, GameAborted,
     )
 }
 # Older shapes of an event type, by (type, v): the codec reads them, `evolve` folds them, nothing writes them.

@@ -216,6 +216,13 @@ def _game_ended(s: State, e: ev.GameEnded | ev.GameEndedV1) -> None:
         _game_scored(s, e)
 
 
+def _game_aborted(s: State, e: ev.GameAborted) -> None:
+    s.phase = FINISHED
+    s.current = None
+    s.offered.clear()
+    s.end_reason = "aborted"
+
+
 def _game_scored(s: State, e: ev.GameScored | ev.GameEndedV1) -> None:
     s.scores = e.scores
     s.winner_seats = e.winner_seats
@@ -254,4 +261,5 @@ APPLY: dict[type[Any], Callable[[State, Any], None]] = {  # by event type: its e
     ev.SeatResigned: _no_change,
     ev.SeedsCommitted: _no_change,
     ev.SeedsRevealed: _no_change,
+    ev.GameAborted: _game_aborted,
 }

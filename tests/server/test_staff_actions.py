@@ -1,0 +1,99 @@
+"""What staff may do to a game is an event in its log, never an edit (games/staff_actions.py, games/admin.py): the
+admin's "abort" asks for a reason and a confirmation, then appends `game_aborted` (the operator's account id and
+the reason) in the hash chain; the game is over, unscored and unrated, and still verifies. The admin cannot change
+a game, a seat or an event, and neither can the ORM change an event."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from games import scoring, staff_actions
+from games.errors import ServiceError
+from games.models import AppendOnlyError, Event, Game, Rating, RatingChange
+from games.verify import verify_game
+from tests.server.helpers import audit_lines, body, create_game, register, url
+
+pytestmark = pytest.mark.django_db
+CHANGELIST = "/admin/games/game/"
+
+
+def staff_client(name: str) -> tuple[Client, int]:
+    staff = get_user_model().objects.create_user(name, password="staff-password-1", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(staff)
+    return client, staff.pk
+
+
+def ranked_game() -> str:
+    ann, bob = register("abort-ann"), register("abort-bob")
+    game = create_game(ann, "europe", 2, ranked=True)
+    bob.post(url(game["id"], "join"), {}, format="json")
+    assert body(ann.post(url(game["id"], "start"), {}, format="json"))["status"] == "active"
+    return str(game["id"])
+
+
+def test_staff_abort_a_game_through_the_admin_with_a_reason_and_it_ends_unrated_in_the_log() -> None:
+    game_id = ranked_game()
+    admin, staff_id = staff_client("op-ada")
+    selected = {"action": "abort_games", "_selected_action": [game_id]}
+    asked = admin.post(CHANGELIST, selected)
+    assert asked.status_code == 200 and b"Reason (required" in asked.content  # the confirmation page
+    assert Game.objects.get(pk=game_id).status == Game.Status.ACTIVE  # nothing yet
+    admin.post(CHANGELIST, {**selected, "confirmed": "yes", "reason": "   "}, follow=True)
+    assert Game.objects.get(pk=game_id).status == Game.Status.ACTIVE  # no reason, no abort
+    done = admin.post(CHANGELIST, {**selected, "confirmed": "yes", "reason": "both players asked"}, follow=True)
+    assert done.status_code == 200 and b"aborted" in done.content
+
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.FINISHED and game.scored_at is not None
+    lines = audit_lines(Client(), game_id)  # public now that the game is over
+    assert [line["type"] for line in lines[-2:]] == ["game_aborted", "seeds_revealed"]
+    assert lines[-2]["data"] == {"type": "game_aborted", "v": 1, "staff": staff_id, "reason": "both players asked"}
+    report = verify_game(game)
+    assert report["ok"] is True and report["fair"] is True, report
+    assert not scoring.game_score_and_rate(game_id)  # never scored, never rated
+    assert not Event.objects.filter(game_id=game_id, type="game_scored").exists()
+    assert not RatingChange.objects.filter(game_id=game_id).exists() and not Rating.objects.exists()
+    assert "checkpoint" in lines[-1]  # its record is complete: signed
+    assert body(Client().get(url(game_id, "state")))["view"]["phase"] == "finished"
+
+
+def test_only_staff_abort_only_a_game_in_play() -> None:
+    game_id = ranked_game()
+    person = get_user_model().objects.get(username="abort-ann")
+    with pytest.raises(ServiceError) as refused:
+        staff_actions.game_abort(game_id, staff=person, reason="I am losing")
+    assert refused.value.code == "not_staff"
+    staff = get_user_model().objects.create_user("op-bo", is_staff=True)
+    staff_actions.game_abort(game_id, staff=staff, reason="a test")
+    with pytest.raises(ServiceError) as again:
+        staff_actions.game_abort(game_id, staff=staff, reason="a test")
+    assert again.value.code == "not_active"
+
+
+def test_the_admin_changes_no_game_seat_or_event_and_the_orm_changes_no_event() -> None:
+    game_id = ranked_game()
+    admin, _ = staff_client("op-cy")
+    event = Event.objects.filter(game_id=game_id).order_by("seq").first()
+    assert event is not None
+    for path in (f"/admin/games/event/{event.pk}/change/", f"/admin/games/game/{game_id}/change/"):
+        assert admin.get(path).status_code == 200  # shown, read-only
+        assert admin.post(path, {"seq": 99, "status": "finished"}).status_code == 403
+    assert admin.post(f"/admin/games/event/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Game.objects.get(pk=game_id).status == Game.Status.ACTIVE
+    event.seat = 1
+    with pytest.raises(AppendOnlyError):
+        event.save()
+    with pytest.raises(AppendOnlyError):
+        event.delete()
+
+
+def test_an_aborted_games_score_says_it_is_never_coming() -> None:
+    game_id = ranked_game()
+    staff = get_user_model().objects.create_user("op-di", is_staff=True)
+    staff_actions.game_abort(game_id, staff=staff, reason="server moved")
+    answer = Client().get(url(game_id, "score"))
+    assert answer.status_code == 409
+    assert body(answer)["code"] == "not_scored" and body(answer)["end_reason"] == "aborted"  # the page stops waiting
