@@ -13,7 +13,7 @@ from django.template.response import TemplateResponse
 
 from games import staff_actions
 from games.errors import ServiceError
-from games.models import BotAccount, Event, Game, Rating, RatingChange, Seat
+from games.models import BOT_LEVELS, BotAccount, Event, Game, Rating, RatingChange, Seat
 
 _M = TypeVar("_M", bound=Model)
 _P = TypeVar("_P", bound=Model)
@@ -73,6 +73,33 @@ class ReadOnlyAdmin(ModelAdmin[_M]):
         return False
 
 
+@admin.action(description="Replace a seat's occupant (one game; asks who, and why, first)")
+def replace_seat(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+    games = list(queryset[:2])
+    if len(games) != 1:
+        modeladmin.message_user(request, "choose exactly one game", messages.ERROR)
+        return None
+    game = games[0]
+    if request.POST.get("confirmed") != "yes":
+        context = {
+            **modeladmin.admin_site.each_context(request), "title": "Replace a seat's occupant", "game": game,
+            "levels": BOT_LEVELS, "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/game/replace_seat.html", context)
+    post = request.POST
+    try:
+        seat = int(post.get("seat", ""))
+        staff_actions.seat_replace(
+            game.pk, seat=seat, staff=request.user, reason=post.get("reason", ""),  # type: ignore[arg-type]
+            bot=post.get("bot") or None, username=(post.get("username") or "").strip() or None,
+        )
+    except (ServiceError, ValueError) as refused:
+        modeladmin.message_user(request, f"{game}: {getattr(refused, 'detail', 'the seat is a number')}", messages.ERROR)
+    else:
+        modeladmin.message_user(request, f"{game}: seat {seat} replaced", messages.SUCCESS)
+    return None
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin[Game]):
     """A game is changed only by what its log records: a move, or an operator's action (`actions`)."""
@@ -81,7 +108,7 @@ class GameAdmin(ReadOnlyAdmin[Game]):
     list_filter = ("map", "status", "ranked")
     exclude = ("server_seed",)  # secret until the game is over (X-RNG-2): not shown, even to staff
     inlines = [SeatInline]
-    actions = [abort_games]
+    actions = [abort_games, replace_seat]
 
 
 @admin.register(Seat)

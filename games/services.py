@@ -178,7 +178,7 @@ def _begin(game: Game, first_seat: int | None = None, *, tell: bool = True) -> N
     new_seq, bot_seats = game.seq, game.bot_seats
     if tell:
         tell_turns(game, None, state)
-    transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
+    transaction.on_commit(lambda: after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
 
 
 def tell_turns(game: Game, before: State | None, after: State) -> None:
@@ -247,7 +247,7 @@ def play_seat(
         new_seq = game.seq
         tell_turns(game, state, new_state)
         transaction.on_commit(
-            lambda: _after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats, levels=bot_levels)
+            lambda: after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats, levels=bot_levels)
         )
     metrics.MOVES.labels(move.type, path).inc()
     metrics.MOVE_SECONDS.labels(path).observe(time.perf_counter() - started)
@@ -255,9 +255,11 @@ def play_seat(
     return Played(new_seq, seat, events, tuple(rows), new_state.finished)
 
 
-def _after_append(
+def after_append(
     game_id: GameId, seq: int, state: State, *, by_bot: bool, bot_seats: frozenset[int], levels: dict[int, str] | None = None
 ) -> None:
+    """After a commit that moved the game to `seq`: remember the state, tell the game's group, queue the bots'
+    turns if a bot decides now (by a move, a resignation, or an operator's action: games/staff_actions.py)."""
     states.remember(game_id, seq, state)
     deciding = sorted(bot_seats.intersection(state.deciders()))
     if state.finished:
@@ -284,7 +286,7 @@ def game_resign(game_id: GameId, *, user: User) -> Game:
         state = states.state_at(game.pk, game.seq)
         log.append(game, game.seq, [SeatResigned(seat=seat.number, bot=game.fallback_bot)])
         new_seq = game.seq
-        transaction.on_commit(lambda: _after_append(game.pk, new_seq, state, by_bot=False, bot_seats=game.bot_seats))
+        transaction.on_commit(lambda: after_append(game.pk, new_seq, state, by_bot=False, bot_seats=game.bot_seats))
     return game
 
 

@@ -2,8 +2,10 @@
 reason, in the hash chain, in the audit log and the replay like any move.
 
 `game_abort`: the game ends now, unscored and unrated (`game_aborted`); a provably fair game's server seed is revealed
-with it, and the game is signed (its record is complete). The Django admin offers it as an action, after a page
-that asks for the reason and a confirmation (games/admin.py).
+with it, and the game is signed (its record is complete).
+`seat_replace`: a seat gets another occupant (`seat_replaced`): a bot of a level (its player is then treated as
+having left: placed after everyone else if the game is rated, as a resignation is) or another person.
+The Django admin offers both as actions, after a page that asks for the reason and a confirmation (games/admin.py).
 """
 
 from __future__ import annotations
@@ -12,26 +14,20 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import chance, log, notify, scoring, signing, states
+from games import accounts, chance, log, notify, scoring, services, signing, states
 from games.engine import Event, State, evolve
-from games.engine.events import GameAborted
+from games.engine.events import GameAborted, SeatReplaced
 from games.errors import ServiceError
-from games.models import Game, GameId
+from games.models import BOT_LEVELS, Game, GameId
 
 REASON_LENGTH = 300
 
 
 def game_abort(game_id: GameId, *, staff: User, reason: str) -> Game:
     """End an active game now, unrated: `game_aborted` with `staff`'s id and `reason`. Raises ServiceError."""
-    reason = reason.strip()
-    if not staff.is_staff:
-        raise ServiceError("not_staff", "only staff abort a game", status=403)
-    if not reason or len(reason) > REASON_LENGTH:
-        raise ServiceError("invalid", f"a reason is required, at most {REASON_LENGTH} characters", field="reason")
+    reason = _checked(staff, reason)
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        if game.status != Game.Status.ACTIVE:
-            raise ServiceError("not_active", f"the game is {game.status}: only an active game can be aborted", status=409)
+        game = _active(game_id)
         state = states.state_at(game.pk, game.seq)
         events: list[Event] = [GameAborted(staff.pk, reason), *chance.revealed(game)]
         log.append(game, game.seq, events)
@@ -50,3 +46,58 @@ def game_abort(game_id: GameId, *, staff: User, reason: str) -> Game:
 def _after_abort(game_id: GameId, seq: int, state: State) -> None:
     states.remember(game_id, seq, state)
     notify.game_moved(game_id, seq)
+
+
+def seat_replace(
+    game_id: GameId, *, seat: int, staff: User, reason: str, bot: str | None = None, username: str | None = None
+) -> Game:
+    """Give `seat` to a bot of level `bot` or to the person `username` (exactly one): `seat_replaced`."""
+    reason = _checked(staff, reason)
+    if (bot is None) == (username is None):
+        raise ServiceError("invalid", "name either a bot level or a person", field="bot")
+    if bot is not None and bot not in BOT_LEVELS:
+        raise ServiceError("invalid", f"bot must be one of {BOT_LEVELS}", field="bot")
+    person = accounts.user_named(username) if username is not None else None
+    if username is not None and person is None:
+        raise ServiceError("not_found", f"nobody is called {username}", status=404, field="username")
+    with transaction.atomic():
+        game = _active(game_id)
+        taken = next((s for s in game.seat_list if s.number == seat), None)
+        if taken is None:
+            raise ServiceError("no_such_seat", f"this game's seats are 0 to {game.players - 1}", status=409, field="seat")
+        if person is not None:
+            if any(s.user_id == person.pk for s in game.seat_list):
+                raise ServiceError("already_seated", f"{person.username} already has a seat in this game", status=409)
+            taken.user, taken.bot, taken.stand_in = person, None, None
+            by = f"account:{person.pk}"
+        else:
+            if taken.user_id is None:
+                taken.bot = bot
+            else:
+                taken.stand_in = bot  # the seat's player stays its owner, and is rated as one who left
+            by = f"bot:{bot}"
+        taken.save(update_fields=["user", "bot", "stand_in"])
+        game.__dict__.pop("seat_list", None)
+        state = states.state_at(game.pk, game.seq)
+        log.append(game, game.seq, [SeatReplaced(seat, by, staff.pk, reason)])
+        new_seq, bot_seats, levels = game.seq, game.bot_seats, game.bot_levels
+        transaction.on_commit(
+            lambda: services.after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats, levels=levels)
+        )
+    return game
+
+
+def _checked(staff: User, reason: str) -> str:
+    reason = reason.strip()
+    if not staff.is_staff:
+        raise ServiceError("not_staff", "only staff act on a game", status=403)
+    if not reason or len(reason) > REASON_LENGTH:
+        raise ServiceError("invalid", f"a reason is required, at most {REASON_LENGTH} characters", field="reason")
+    return reason
+
+
+def _active(game_id: GameId) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError("not_active", f"the game is {game.status}: only a game in play", status=409)
+    return game

@@ -220,6 +220,19 @@ class GameAborted:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatReplaced:
+    """An operator gave a seat to another occupant: `by` is "bot:<level>" (the seat's player is treated as having
+    left) or "account:<id>" (another person plays it from now on). `staff`: the operator's account id."""
+
+    type: ClassVar[str] = "seat_replaced"
+    v: ClassVar[int] = 1
+    seat: int
+    by: str
+    staff: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeedsCommitted:
     """A provably fair game's seeds at its start (X-RNG-2, docs/FAIRNESS.md), right after `game_started`: the hash
     of the server's secret seed (published when the game was created) and each seat's own seed, hex ("" for
@@ -288,6 +301,7 @@ Event = (
     | SeedsCommitted
     | SeedsRevealed
     | GameAborted
+    | SeatReplaced
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
@@ -296,6 +310,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
         TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded, GameScored,
         TurnTimedOut, SeatResigned, SeedsCommitted, SeedsRevealed, GameAborted,
+        SeatReplaced,
     )
 }
 # Older shapes of an event type, by (type, v): the codec reads them, `evolve` folds them, nothing writes them.

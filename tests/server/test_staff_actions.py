@@ -5,6 +5,8 @@ a game, a seat or an event, and neither can the ORM change an event."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -97,3 +99,40 @@ def test_an_aborted_games_score_says_it_is_never_coming() -> None:
     answer = Client().get(url(game_id, "score"))
     assert answer.status_code == 409
     assert body(answer)["code"] == "not_scored" and body(answer)["end_reason"] == "aborted"  # the page stops waiting
+
+
+def test_staff_give_a_seat_to_a_bot_or_to_another_person_and_the_log_says_who_and_why(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from games.models import Seat
+
+    game_id = ranked_game()
+    admin, staff_id = staff_client("op-ed")
+    selected = {"action": "replace_seat", "_selected_action": [game_id]}
+    asked = admin.post(CHANGELIST, selected)
+    assert asked.status_code == 200 and b"Give a seat of" in asked.content
+    before = Game.objects.get(pk=game_id).seq
+    with django_capture_on_commit_callbacks(execute=True):  # after the commit: the bot's turns (eager tasks here)
+        admin.post(CHANGELIST, {**selected, "confirmed": "yes", "seat": "1", "bot": "greedy", "reason": "abandoned"})
+    rows = list(Event.objects.filter(game_id=game_id, seq__gt=before).order_by("seq"))
+    assert rows[0].type == "seat_replaced"
+    expected = {"type": "seat_replaced", "v": 1, "seat": 1, "by": "bot:greedy", "staff": staff_id, "reason": "abandoned"}
+    assert rows[0].data == expected
+    assert Seat.objects.get(game_id=game_id, number=1).stand_in == "greedy"  # Bob is rated as one who left
+    assert any(row.type == "tickets_kept" and row.seat == 1 for row in rows[1:])  # the bot took its decision at once
+
+    carl = register("abort-carl")
+    admin.post(CHANGELIST, {**selected, "confirmed": "yes", "seat": "0", "username": "abort-carl", "reason": "Ann asked"})
+    assert Seat.objects.get(game_id=game_id, number=0).user.username == "abort-carl"
+    moves = body(carl.get(url(game_id, "legal-moves")))["moves"]
+    assert moves and body(carl.get(url(game_id, "state")))["view"]["your_seat"] == 0
+    assert verify_game(Game.objects.get(pk=game_id))["ok"] is True
+
+    staff = get_user_model().objects.get(username="op-ed")
+    for kwargs, code in (
+        ({"bot": "greedy", "username": "abort-carl"}, "invalid"), ({"username": "nobody-at-all"}, "not_found"),
+        ({"username": "abort-carl"}, "already_seated"), ({"bot": "greedy", "seat": 7}, "no_such_seat"),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            staff_actions.seat_replace(game_id, **{"seat": 0, "staff": staff, "reason": "x", **kwargs})
+        assert refused.value.code == code, kwargs
