@@ -13,10 +13,8 @@ from django.utils import timezone
 
 from games import chance, inbox, log, notify, ratings, signing, states
 from games.engine import Event, State, evolve, score_ended
-from games.engine.events import GameScored
+from games.engine.events import ABORTED, GameScored
 from games.models import Game, GameId, RatingChange, map_name
-
-ABORTED = "aborted"  # the end reason of a game staff aborted (games/staff_actions.py)
 
 
 def game_score_and_rate(game_id: GameId) -> bool:

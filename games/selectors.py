@@ -20,6 +20,7 @@ from games import chance, clocks, game_rows, invitations, log, presence, rematch
 from games.codec import move_to_dict, view_json
 from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
+from games.engine.events import ABORTED
 from games.engine.state import State
 from games.errors import ServiceError
 from games.models import Checkpoint, Game, GameId, Seat
@@ -190,9 +191,9 @@ def audit_lines(game: Game) -> list[dict[str, Any]]:
 
 def game_score(game: Game) -> dict[str, Any]:
     state = states.state_at(game.pk, game.seq) if game.status == Game.Status.FINISHED else None
-    if state is not None and state.end_reason == "aborted":
+    if state is not None and state.end_reason == ABORTED:
         raise ServiceError(
-            "not_scored", "the game was aborted by an operator: it is never scored", status=409, end_reason="aborted"
+            "not_scored", "the game was aborted by an operator: it is never scored", status=409, end_reason=ABORTED
         )
     if state is None or not state.scores:
         raise ServiceError("not_scored", "the game is not scored yet (it is scored just after it ends)", status=409)

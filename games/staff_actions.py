@@ -14,9 +14,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import accounts, chance, log, notify, scoring, services, signing, states
+from games import accounts, chance, log, notify, services, signing, states
 from games.engine import Event, State, evolve
-from games.engine.events import GameAborted, SeatReplaced
+from games.engine.events import ABORTED, GameAborted, SeatReplaced
 from games.errors import ServiceError
 from games.models import BOT_LEVELS, Game, GameId
 
@@ -37,7 +37,7 @@ def game_abort(game_id: GameId, *, staff: User, reason: str) -> Game:
         signing.sign(game)
         for event in events:
             state = evolve(state, event)
-        assert state.end_reason == scoring.ABORTED
+        assert state.end_reason == ABORTED
         new_seq, new_state = game.seq, state
         transaction.on_commit(lambda: _after_abort(game.pk, new_seq, new_state))
     return game

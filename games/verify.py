@@ -10,6 +10,7 @@ import dataclasses
 from typing import Any
 
 from games.codec import event_from_dict, event_to_dict
+from games.engine import Event as EngineEvent
 from games.engine import State, fairness, final_score, redact
 from games.engine import evolve_in_place as apply
 from games.engine.events import GameEndedV1, GameScored, GameStarted, SeedsRevealed
@@ -21,22 +22,26 @@ from games.models import GENESIS_HASH, Event, Game
 def verify_game(game: Game) -> dict[str, Any]:
     rows = list(Event.objects.filter(game=game).order_by("seq"))
     problems = _chain_problems(rows)
-    problems += _replay_problems(rows)
+    try:
+        events = [event_from_dict(row.data) for row in rows]
+    except (KeyError, TypeError, ValueError) as error:
+        events = None
+        problems.append(f"an event cannot be read: {error!r}")
+    fair = None
+    if events is not None:
+        problems += _replay_problems(rows, events)
+        fair = _fairness(events, problems)
     head = rows[-1].hash if rows else GENESIS_HASH
     if head != game.head_hash or (rows[-1].seq if rows else 0) != game.seq:
         problems.append(f"the game row says seq {game.seq} / head {game.head_hash[:12]}, the log disagrees")
-    fair = _fairness(rows, problems)
     return {"ok": not problems, "events": len(rows), "head_hash": head, "problems": problems, "fair": fair}
 
 
-def _fairness(rows: list[Event], problems: list[str]) -> bool | None:
+def _fairness(events: list[EngineEvent], problems: list[str]) -> bool | None:
     """Every random outcome recomputed from the seeds the log reveals (X-RNG-2): None for a game without fair
     chance, or one whose server seed is not revealed yet (it is not over)."""
-    try:
-        verdict = fairness.log_checked([event_from_dict(row.data) for row in rows])
-    except (KeyError, TypeError, ValueError):
-        return None  # an unreadable log: the replay has said so already
-    if verdict is None or not any(row.type == SeedsRevealed.type for row in rows):
+    verdict = fairness.log_checked(events)
+    if verdict is None or not any(isinstance(event, SeedsRevealed) for event in events):
         return None
     if not verdict.fair:
         problems.append(f"chance: {verdict.problem}")
@@ -68,13 +73,9 @@ def _commitment_holds(row: Event) -> bool:
     return commitment_of(row.salt, hidden) == row.commitment
 
 
-def _replay_problems(rows: list[Event]) -> list[str]:
+def _replay_problems(rows: list[Event], events: list[EngineEvent]) -> list[str]:
     if not rows:
         return []
-    try:
-        events = [event_from_dict(row.data) for row in rows]
-    except (KeyError, TypeError, ValueError) as error:
-        return [f"an event cannot be read: {error!r}"]
     if not isinstance(events[0], GameStarted):
         return ["seq 1: the log does not start with game_started"]
     state = initial_state(events[0])

@@ -208,6 +208,9 @@ class GameScored:
     winner_seats: tuple[int, ...]
 
 
+ABORTED = "aborted"  # the end reason a `game_aborted` gives the game (`State.end_reason`)
+
+
 @dataclass(frozen=True, slots=True)
 class GameAborted:
     """An operator ended the game (an action in the log, never an edit): it is over, unscored and unrated.

@@ -220,7 +220,7 @@ def _game_aborted(s: State, e: ev.GameAborted) -> None:
     s.phase = FINISHED
     s.current = None
     s.offered.clear()
-    s.end_reason = "aborted"
+    s.end_reason = ev.ABORTED
 
 
 def _game_scored(s: State, e: ev.GameScored | ev.GameEndedV1) -> None:
