@@ -21,9 +21,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from games.chain import checkpoint_message, line_hash, moment
-
-GENESIS_HASH = "0" * 64  # the prev_hash of a log's first row (games.models.GENESIS_HASH)
+from games.chain import GENESIS_HASH, checkpoint_message, line_hash, moment
 
 
 def chain_problems(lines: Sequence[dict[str, Any]]) -> list[str]:

@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.functional import cached_property
 
+from games.chain import GENESIS_HASH  # a new game's head: the chain is plain Python (games/chain.py)
+
 MAP_CHOICES = [("europe", "Europe"), ("usa", "USA")]
 # A game's key as the code passes it around: the UUID, or its text (from a URL, a task's arguments, a socket's path).
 GameId = uuid.UUID | str
@@ -27,7 +29,6 @@ def map_name(map_id: str) -> str:
 
 BOT_LEVELS = ["random", "greedy", "strong"]
 SPEED_CHOICES = [("live", "Live"), ("daily", "Daily")]
-GENESIS_HASH = "0" * 64
 
 
 class Game(models.Model):

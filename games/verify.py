@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from games.chain import GENESIS_HASH
 from games.codec import event_from_dict, event_to_dict
 from games.engine import Event as EngineEvent
 from games.engine import State, fairness, final_score, redact
@@ -16,7 +17,7 @@ from games.engine import evolve_in_place as apply
 from games.engine.events import GameEndedV1, GameScored, GameStarted, SeedsRevealed
 from games.engine.evolve import initial_state
 from games.log import commitment_of, hidden_fields, row_hash
-from games.models import GENESIS_HASH, Event, Game
+from games.models import Event, Game
 
 
 def verify_game(game: Game) -> dict[str, Any]:
