@@ -51,12 +51,14 @@ class RedisMonitor:
         except Exception:  # the connection closed under us: done
             return
 
-    def stop(self, until: Callable[[list[str]], bool] = lambda lines: True, seconds: float = 5) -> list[str]:
-        """Stop once `until` holds for what was seen (or after `seconds`): the notices of the last moves may
-        still be on their way (they are sent from a thread of their own, after the move's response)."""
+    def wait(self, until: Callable[[list[str]], bool], seconds: float = 30) -> None:
+        """Until `until` holds for what was seen (or `seconds` passed): the notices of the last moves may still be
+        on their way (they are sent from a thread of their own, after the move's response)."""
         deadline = time.monotonic() + seconds
         while not until(list(self.lines)) and time.monotonic() < deadline:
             time.sleep(0.05)
+
+    def stop(self) -> list[str]:
         self.running = False
         self.connection.ping()  # wakes the reader
         self.thread.join(5)
@@ -91,10 +93,12 @@ def test_no_socket_ever_receives_a_secret_and_redis_carries_no_game_data(
     assert table.clients[0].post(url(table.game_id, "start"), {}, format="json").status_code == 200
     moves = play_watched(table, viewers, random.Random(seed))
     final = Game.objects.get(pk=table.game_id).seq
+    # the sockets stay open until every move's notice crossed Redis: a group with no listener left gets no message
+    monitor.wait(lambda lines: sum(table.game_id in line and "game.moved" in line for line in lines) >= moves)
     for socket in viewers:
         socket.reach(final)
         socket.close()
-    crossed = monitor.stop(lambda lines: sum(table.game_id in line and "game.moved" in line for line in lines) >= moves)
+    crossed = monitor.stop()
     watcher = Watcher(table, spectator)
     for viewer, socket in [*enumerate(viewers[:-1]), (None, viewers[-1])]:
         watcher.no_secrets(viewer, socket.hello, "hello")
