@@ -130,7 +130,7 @@ export class GameState {
       return;
     }
     this.events.push(...fresh);
-    if (fresh.some((e) => ["seat_resigned", "turn_timed_out", "seat_replaced"].includes(e.type))) this.summaryStale = true;
+    if (fresh.some((e) => ["seat_resigned", "turn_timed_out", "seat_replaced", "time_granted"].includes(e.type))) this.summaryStale = true;
     this.ui.renderLog();
   }
 

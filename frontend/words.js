@@ -52,6 +52,7 @@ export function eventText(event, ctx) {
     case "turn_timed_out": return `${who} ran out of time; the ${d.bot} bot played for them.`;
     case "seat_resigned": return `${who} resigned; the ${d.bot} bot plays the seat.`;
     case "seat_replaced": return `An operator gave seat ${d.seat + 1} to ${d.by.startsWith("bot:") ? `the ${d.by.slice(4)} bot` : "another player"}: ${d.reason}`;
+    case "time_granted": return `An operator gave seat ${d.seat + 1} ${durationText(d.seconds)} more on the clock: ${d.reason}`;
     case "game_aborted": return `The game was aborted by an operator, unscored and unrated: ${d.reason}`;
     case "seeds_committed": return "The deck is drawn from the server's sealed seed and the players' own: checkable once the game is over.";
     case "seeds_revealed": return "The server's seed was revealed: anyone can check every shuffle (GET /verify).";

@@ -42,24 +42,6 @@ class SeatInline(TabularInline[Seat, Game]):
         return False
 
 
-@admin.action(description="Abort the selected games (unrated; asks for a reason first)")
-def abort_games(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
-    if request.POST.get("confirmed") != "yes":
-        context = {
-            **modeladmin.admin_site.each_context(request), "title": "Abort games", "games": list(queryset),
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta,
-        }
-        return TemplateResponse(request, "admin/games/game/abort.html", context)
-    for game in queryset:
-        try:
-            staff_actions.game_abort(game.pk, staff=request.user, reason=request.POST.get("reason", ""))  # type: ignore[arg-type]
-        except ServiceError as refused:
-            modeladmin.message_user(request, f"{game}: {refused.detail}", messages.ERROR)
-        else:
-            modeladmin.message_user(request, f"{game}: aborted", messages.SUCCESS)
-    return None
-
-
 class ReadOnlyAdmin(ModelAdmin[_M]):
     """Rows nobody edits by hand: events are append-only; ratings derive from the rated games (`recompute_ratings`)."""
 
@@ -73,19 +55,51 @@ class ReadOnlyAdmin(ModelAdmin[_M]):
         return False
 
 
-@admin.action(description="Replace a seat's occupant (one game; asks who, and why, first)")
-def replace_seat(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+def _confirmation(
+    modeladmin: ModelAdmin[Game], request: HttpRequest, template: str, title: str, **context: object
+) -> TemplateResponse:
+    """The page an action shows before it acts: what it will do, and the form for the reason (and the rest)."""
+    context |= {
+        **modeladmin.admin_site.each_context(request), "title": title,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta,
+    }
+    return TemplateResponse(request, f"admin/games/game/{template}.html", context)
+
+
+def _one_game(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> Game | None:
     games = list(queryset[:2])
     if len(games) != 1:
         modeladmin.message_user(request, "choose exactly one game", messages.ERROR)
         return None
-    game = games[0]
-    if request.POST.get("confirmed") != "yes":
-        context = {
-            **modeladmin.admin_site.each_context(request), "title": "Replace a seat's occupant", "game": game,
-            "levels": BOT_LEVELS, "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME, "opts": modeladmin.model._meta,
-        }
-        return TemplateResponse(request, "admin/games/game/replace_seat.html", context)
+    return games[0]
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.POST.get("confirmed") == "yes"
+
+
+@admin.action(description="Abort the selected games (unrated; asks for a reason first)")
+def abort_games(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+    if not _confirmed(request):
+        return _confirmation(modeladmin, request, "abort", "Abort games", games=list(queryset))
+    for game in queryset:
+        try:
+            staff_actions.game_abort(game.pk, staff=request.user, reason=request.POST.get("reason", ""))  # type: ignore[arg-type]
+        except ServiceError as refused:
+            modeladmin.message_user(request, f"{game}: {refused.detail}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{game}: aborted", messages.SUCCESS)
+    return None
+
+
+@admin.action(description="Replace a seat's occupant (one game; asks who, and why, first)")
+def replace_seat(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+    if (game := _one_game(modeladmin, request, queryset)) is None:
+        return None
+    if not _confirmed(request):
+        return _confirmation(
+            modeladmin, request, "replace_seat", "Replace a seat's occupant", game=game, levels=BOT_LEVELS
+        )
     post = request.POST
     try:
         seat = int(post.get("seat", ""))
@@ -100,6 +114,29 @@ def replace_seat(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: Q
     return None
 
 
+@admin.action(description="Grant a seat more time (one game; asks which seat, how much and why first)")
+def grant_time(modeladmin: ModelAdmin[Game], request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+    if (game := _one_game(modeladmin, request, queryset)) is None:
+        return None
+    if not _confirmed(request):
+        return _confirmation(
+            modeladmin, request, "grant_time", "Grant a seat more time", game=game,
+            most_minutes=staff_actions.MOST_SECONDS // 60,
+        )
+    post = request.POST
+    try:
+        seat, minutes = int(post.get("seat", "")), int(post.get("minutes", ""))
+        staff_actions.time_grant(
+            game.pk, seat=seat, seconds=minutes * 60, staff=request.user, reason=post.get("reason", ""),  # type: ignore[arg-type]
+        )
+    except (ServiceError, ValueError) as refused:
+        detail = getattr(refused, "detail", "the seat and the minutes are whole numbers")
+        modeladmin.message_user(request, f"{game}: {detail}", messages.ERROR)
+    else:
+        modeladmin.message_user(request, f"{game}: seat {seat} has {minutes} more minutes", messages.SUCCESS)
+    return None
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin[Game]):
     """A game is changed only by what its log records: a move, or an operator's action (`actions`)."""
@@ -108,7 +145,7 @@ class GameAdmin(ReadOnlyAdmin[Game]):
     list_filter = ("map", "status", "ranked")
     exclude = ("server_seed",)  # secret until the game is over (X-RNG-2): not shown, even to staff
     inlines = [SeatInline]
-    actions = [abort_games, replace_seat]
+    actions = [abort_games, replace_seat, grant_time]
 
 
 @admin.register(Seat)

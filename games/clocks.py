@@ -1,13 +1,15 @@
 """Turn clocks (docs/RULES.md X-TIME-1) and the sweep's questions, read from the log.
 
 A decision starts with the event that gave the seat its decision: in the setup phase every seat chooses its
-tickets at once from the moment the game started (event 1); later, the seat decides from the last event on.
-In a live game the deadline is that event's time plus the game's `turn_seconds`; in a daily game it is that
-event's time plus `days_per_move` and what is left of the seat's bank, the clock standing still through its
-player's vacations (games/timebank.py). Either way it needs nothing but the log (and the vacations) and
-survives any restart. A day is TTR_DAY_SECONDS long (86400; shorter only where a test or a demo wants it).
-The sweep runs every second: its questions are plain SQL over active games and unscored
-finished ones (indexed by status), so it costs the same however many games are over.
+tickets at once from the moment the game started (event 1); later, the seat decides from the last event on,
+leaving out what was appended beside the moves (a resignation, an operator's replacement or grant of time:
+`timebank.ASIDE`). In a live game the deadline is that event's time plus the game's `turn_seconds` and the time
+granted to the seat since; in a daily game it is that event's time plus `days_per_move` and what is left of the
+seat's bank (grants included), the clock standing still through its player's vacations (games/timebank.py).
+Either way it needs nothing but the log (and the vacations) and survives any restart. A day is TTR_DAY_SECONDS
+long (86400; shorter only where a test or a demo wants it). The sweep runs every second: its questions are plain
+SQL over active games and unscored finished ones (indexed by status), so it costs the same however many games
+are over.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -24,13 +27,14 @@ from django.utils.dateparse import parse_datetime
 
 from games import timebank
 from games.engine import State
+from games.engine.events import TimeGranted
 from games.engine.state import SETUP_TICKETS
 from games.models import Event, Game, GameId, Seat, Vacation
 
 
 def decision_seq(game: Game, state: State) -> int:
     """The seq of the event that opened the current decision(s)."""
-    return 1 if state.phase == SETUP_TICKETS else game.seq
+    return 1 if state.phase == SETUP_TICKETS else _since_opening(game.pk, game.seq)[0].seq
 
 
 def day() -> timedelta:
@@ -52,11 +56,12 @@ def deadlines(game: Game, state: State, *, share: float = 1.0) -> dict[int, date
             _rows(game), game.players, deciders, (game.days_per_move or 1) * day(), (game.bank_days or 0) * day(),
             _pauses(game), share,
         )
-    opened = Event.objects.filter(game_id=game.pk, seq=decision_seq(game, state)).values_list("created_at", flat=True)
-    started = opened.first()
-    if started is None:
-        return {}
-    return dict.fromkeys(deciders, started + timedelta(seconds=(game.turn_seconds or 0) * share))
+    rows = _rows(game) if state.phase == SETUP_TICKETS else _since_opening(game.pk, game.seq)  # from the opening on
+    turn = timedelta(seconds=game.turn_seconds or 0)
+    return {
+        seat: rows[0].at + (turn + sum((row.granted for row in rows if row.seat == seat), timebank.NO_TIME)) * share
+        for seat in deciders
+    }
 
 
 def deadline(game: Game, state: State) -> datetime | None:
@@ -83,8 +88,28 @@ def _rows(game: Game) -> tuple[timebank.Row, ...]:
 def _rows_upto(game_id: GameId, seq: int) -> tuple[timebank.Row, ...]:
     """The log's times up to `seq`. Kept per (game, seq): events are never changed, so neither is this; a daily
     game's /state, its socket pushes and the sweep ask it of the same seq several times."""
-    rows = Event.objects.filter(game_id=game_id, seq__lte=seq).order_by("seq")
-    return tuple(timebank.Row(*values) for values in rows.values_list("seq", "seat", "type", "created_at"))
+    rows = Event.objects.filter(game_id=game_id, seq__lte=seq).order_by("seq").values_list(*_ROW)
+    return tuple(_row(*values) for values in rows)
+
+
+@lru_cache(maxsize=1024)
+def _since_opening(game_id: GameId, seq: int) -> tuple[timebank.Row, ...]:
+    """The rows from the one that opened the decision in progress (after the setup) to `seq`: the last few, read
+    backwards to the first that is not beside the moves (all of them in the rare case that is further back)."""
+    latest = Event.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list(*_ROW)
+    for values in (latest[:8], latest):
+        rows = [_row(*row) for row in values]
+        if (opened := timebank.opening(rows[::-1])) is not None:
+            return tuple(row for row in reversed(rows) if row.seq >= opened.seq)
+    raise LookupError(f"game {game_id} has no event that opens a decision")
+
+
+_ROW = ("seq", "seat", "type", "created_at", "data")
+
+
+def _row(seq: int, seat: int | None, type_: str, at: datetime, data: dict[str, Any]) -> timebank.Row:
+    granted = timedelta(seconds=data["seconds"]) if type_ == TimeGranted.type else timebank.NO_TIME
+    return timebank.Row(seq, seat, type_, at, granted)
 
 
 def _pauses(game: Game) -> dict[int, list[timebank.Interval]]:

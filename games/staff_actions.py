@@ -5,7 +5,9 @@ reason, in the hash chain, in the audit log and the replay like any move.
 with it, and the game is signed (its record is complete).
 `seat_replace`: a seat gets another occupant (`seat_replaced`): a bot of a level (its player is then treated as
 having left: placed after everyone else if the game is rated, as a resignation is) or another person.
-The Django admin offers both as actions, after a page that asks for the reason and a confirmation (games/admin.py).
+`time_grant`: a seat gets more time (`time_granted`): a live game's decision in progress runs longer, a daily game's
+seat has more in its bank (games/clocks.py).
+The Django admin offers each as an action, after a page that asks for the reason and a confirmation (games/admin.py).
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from games import accounts, chance, log, notify, services, signing, states
+from games import accounts, chance, clocks, log, notify, services, signing, states
 from games.engine import Event, State, evolve
-from games.engine.events import ABORTED, GameAborted, SeatReplaced
+from games.engine.events import ABORTED, GameAborted, SeatReplaced, TimeGranted
 from games.errors import ServiceError
 from games.models import BOT_LEVELS, Game, GameId
 
 REASON_LENGTH = 300
+MOST_SECONDS = 30 * 86400  # the most one grant gives: a month
 
 
 def game_abort(game_id: GameId, *, staff: User, reason: str) -> Game:
@@ -39,11 +42,12 @@ def game_abort(game_id: GameId, *, staff: User, reason: str) -> Game:
             state = evolve(state, event)
         assert state.end_reason == ABORTED
         new_seq, new_state = game.seq, state
-        transaction.on_commit(lambda: _after_abort(game.pk, new_seq, new_state))
+        transaction.on_commit(lambda: _told(game.pk, new_seq, new_state))
     return game
 
 
-def _after_abort(game_id: GameId, seq: int, state: State) -> None:
+def _told(game_id: GameId, seq: int, state: State) -> None:
+    """After the commit: the new state kept, the game's sockets told."""
     states.remember(game_id, seq, state)
     notify.game_moved(game_id, seq)
 
@@ -84,6 +88,30 @@ def seat_replace(
         transaction.on_commit(
             lambda: services.after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats, levels=levels)
         )
+    return game
+
+
+def time_grant(game_id: GameId, *, seat: int, seconds: int, staff: User, reason: str) -> Game:
+    """Give `seat` `seconds` more on its clock: `time_granted`. In a live game only a seat deciding now, for the
+    decision in progress; in a daily game any seat, in its bank. Raises ServiceError."""
+    reason = _checked(staff, reason)
+    if not 1 <= seconds <= MOST_SECONDS:
+        raise ServiceError("invalid", f"seconds must be 1 to {MOST_SECONDS} (30 days)", field="seconds")
+    with transaction.atomic():
+        game = _active(game_id)
+        if not clocks.has_clock(game):
+            raise ServiceError("no_clock", "this game has no clock: there is no time to grant", status=409)
+        if not 0 <= seat < game.players:
+            raise ServiceError("no_such_seat", f"this game's seats are 0 to {game.players - 1}", status=409, field="seat")
+        state = states.state_at(game.pk, game.seq)
+        if game.speed != "daily" and seat not in state.deciders():
+            raise ServiceError(
+                "not_deciding", f"seat {seat} is not deciding now: a live game's time is granted to a decision in "
+                "progress", status=409, field="seat",
+            )
+        log.append(game, game.seq, [TimeGranted(seat, seconds, staff.pk, reason)])
+        new_seq = game.seq
+        transaction.on_commit(lambda: _told(game.pk, new_seq, state))
     return game
 
 

@@ -6,7 +6,8 @@ What a seat spent is read from the log alone. In the setup phase every seat choo
 event on, so a seat's setup decision runs from event 1 to its `tickets_kept` (or `turn_timed_out`). After it, a
 decision runs from the event before to the seat's own next event: the rows of one move are written together, so
 the gaps inside a move are nothing. A decision that ran longer than its days (less any vacation) took the
-excess from the bank.
+excess from the bank. What happens to a seat beside the moves (a resignation, an operator's replacement or grant
+of time: `ASIDE`) neither ends the decision in progress nor starts one; a grant adds its seconds to the seat's bank.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from datetime import datetime, timedelta
 Interval = tuple[datetime, datetime]  # a vacation: [start, end)
 NO_TIME = timedelta(0)
 
-# The rows that are a seat's own doing. `seat_resigned` is not a decision: no time is charged for it.
-_NOT_A_DECISION = frozenset({"seat_resigned", "game_scored", "game_ended", "last_round_started"})
+# Rows beside the moves: appended while a decision runs, they neither end it nor open another.
+ASIDE = frozenset({"seat_resigned", "seat_replaced", "time_granted"})
+# Rows with a seat that are not that seat's decision: no time is charged for them.
+_NOT_A_DECISION = frozenset({"game_scored", "game_ended", "last_round_started"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +31,12 @@ class Row:
     seat: int | None
     type: str
     at: datetime
+    granted: timedelta = timedelta(0)  # a `time_granted` row's seconds
+
+
+def opening(rows: Sequence[Row]) -> Row | None:
+    """The row that opened the decision in progress after the setup: the last one that is not beside the moves."""
+    return next((row for row in reversed(rows) if row.type not in ASIDE), None)
 
 
 def paused(start: datetime, end: datetime, pauses: Sequence[Interval]) -> timedelta:
@@ -86,6 +95,10 @@ def banks_left(
 
     for row in rows:
         seat = row.seat
+        if row.type in ASIDE:
+            if seat is not None and 0 <= seat < players:
+                left[seat] += row.granted
+            continue
         if seat is not None and 0 <= seat < players:
             if setup:
                 if row.type in ("tickets_kept", "turn_timed_out") and seat not in charged:
@@ -111,7 +124,7 @@ def deadlines(
     if not rows:
         return {}
     left, setup = banks_left(rows, players, per_move, bank, pauses)
-    opened = rows[0].at if setup else rows[-1].at
+    opened = rows[0].at if setup else (opening(rows) or rows[0]).at
     return {
         seat: run_until(opened, (per_move + left[seat]) * share, pauses.get(seat, ())) for seat in deciders
     }

@@ -236,6 +236,19 @@ class SeatReplaced:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeGranted:
+    """An operator gave a seat `seconds` more on its clock (X-TIME-1): a live game's decision in progress runs that
+    much longer; a daily game's seat has that much more in its bank. `staff`: the operator's account id."""
+
+    type: ClassVar[str] = "time_granted"
+    v: ClassVar[int] = 1
+    seat: int
+    seconds: int
+    staff: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeedsCommitted:
     """A provably fair game's seeds at its start (X-RNG-2, docs/FAIRNESS.md), right after `game_started`: the hash
     of the server's secret seed (published when the game was created) and each seat's own seed, hex ("" for
@@ -305,6 +318,7 @@ Event = (
     | SeedsRevealed
     | GameAborted
     | SeatReplaced
+    | TimeGranted
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
@@ -313,7 +327,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
         TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded, GameScored,
         TurnTimedOut, SeatResigned, SeedsCommitted, SeedsRevealed, GameAborted,
-        SeatReplaced,
+        SeatReplaced, TimeGranted,
     )
 }
 # Older shapes of an event type, by (type, v): the codec reads them, `evolve` folds them, nothing writes them.

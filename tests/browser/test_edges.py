@@ -146,6 +146,33 @@ def test_the_log_tells_a_bots_reason_after_the_words_for_its_move(contexts, base
     ]
 
 
+def test_the_log_tells_each_operators_action_with_its_reason(contexts, base_url):
+    """The game page's log and the replay's read the same words (words.js): an operator's grant of time, seat
+    replacement and abort, each with the reason the operator gave."""
+    page = contexts().new_page()
+    page.goto(f"{base_url}/signin")
+    lines = page.evaluate(
+        """async () => {
+          const { logLines } = await import('/static/words.js');
+          const ctx = { seats: [{ seat: 0, username: 'ann', bot: null }, { seat: 1, username: 'bob', bot: null }],
+            board: { cities: {}, routes: {} } };
+          const staff = { staff: 3 };
+          return logLines([
+            { seq: 20, type: 'time_granted', seat: 0, data: { seat: 0, seconds: 300, reason: 'a power cut', ...staff } },
+            { seq: 21, type: 'seat_replaced', seat: 1, data: { seat: 1, by: 'bot:greedy', reason: 'gone', ...staff } },
+            { seq: 22, type: 'seat_replaced', seat: 1, data: { seat: 1, by: 'account:9', reason: 'swap', ...staff } },
+            { seq: 23, type: 'game_aborted', seat: null, data: { reason: 'server move', ...staff } },
+          ], ctx).map((l) => [l.seq, l.text]);
+        }"""
+    )
+    assert lines == [
+        [20, "An operator gave seat 1 5 min more on the clock: a power cut"],
+        [21, "An operator gave seat 2 to the greedy bot: gone"],
+        [22, "An operator gave seat 2 to another player: swap"],
+        [23, "The game was aborted by an operator, unscored and unrated: server move"],
+    ]
+
+
 def test_a_player_moves_by_keyboard_alone_and_every_control_has_a_name(contexts, base_url):
     name, token = register(base_url)
     game = call(base_url, token, "POST", "/games", {"map": "europe", "players": 2, "ranked": False, "turn_seconds": None})

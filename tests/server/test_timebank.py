@@ -76,6 +76,27 @@ def test_x_time_1_in_the_setup_every_seat_decides_from_event_1_with_its_own_vaca
     assert warn[0] == T0 + 0.8 * 3 * DAY
 
 
+def test_x_time_1_an_operators_grant_adds_its_time_to_the_seats_bank() -> None:
+    rows = [*setup_rows({0: 1, 1: 2}), Row(6, 1, "time_granted", at(3), granted=5 * HOUR)]
+    left, _ = banks_left(rows, 2, DAY, 3 * DAY, {})
+    assert left == [3 * DAY, 3 * DAY + 5 * HOUR]
+    assert deadlines(rows, 2, [0], DAY, 3 * DAY, {})[0] == at(2) + 4 * DAY  # seat 0's decision: from event 5 on
+
+
+def test_x_time_1_what_happens_beside_the_moves_neither_ends_nor_restarts_a_decision() -> None:
+    """A resignation, an operator's replacement or grant (to another seat) appended while seat 0 decides leaves
+    seat 0's decision running from the event that opened it, and charges no seat for it."""
+    rows = [*setup_rows({0: 1, 1: 2}), Row(6, 1, "card_drawn", at(3)), Row(7, 1, "card_drawn", at(3))]
+    plain = deadlines(rows, 2, [0], DAY, 3 * DAY, {})
+    aside = [Row(8, 1, "seat_resigned", at(30)), Row(9, 1, "seat_replaced", at(31)),
+             Row(10, 1, "time_granted", at(32), granted=HOUR)]
+    assert plain == {0: at(3) + 4 * DAY}
+    assert deadlines([*rows, *aside], 2, [0], DAY, 3 * DAY, {}) == plain
+    assert banks_left([*rows, *aside], 2, DAY, 3 * DAY, {})[0] == [3 * DAY, 3 * DAY + HOUR]  # nobody charged
+    rows.append(Row(11, 0, "route_claimed", at(3 + 30)))  # seat 0's move ends its decision at its own time: 30 h
+    assert banks_left([*rows[:-1], *aside, rows[-1]], 2, DAY, 3 * DAY, {})[0][0] == 3 * DAY - 6 * HOUR
+
+
 intervals = st.lists(
     st.tuples(st.integers(0, 500), st.integers(1, 100)).map(lambda p: (at(p[0]), at(p[0] + p[1]))), max_size=6
 )
