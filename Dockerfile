@@ -8,7 +8,11 @@ COPY games games
 COPY bots bots
 COPY frontend frontend
 COPY manage.py ./
+COPY scripts/compile_messages.py scripts/
+COPY locale locale
 RUN pip install --no-cache-dir .
+# The mails' translations: each locale/<lang>/LC_MESSAGES/django.po compiled to its .mo (standard library only).
+RUN python scripts/compile_messages.py
 # Static files (Swagger UI's, the web client's) collected once; WhiteNoise serves them from the web processes.
 RUN python manage.py collectstatic --noinput
 RUN useradd --create-home ttr && mkdir -p /app/var /metrics && chown -R ttr /app/var /metrics

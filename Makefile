@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run stack test lint bench simulate clean chromium
+.PHONY: run stack test lint bench simulate clean chromium messages
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -13,12 +13,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# The e-mails' translations (locale/<lang>/LC_MESSAGES/django.po) compiled to the .mo files Django reads, each when its
+# .po changes, by a script of the standard library's alone (no GNU gettext needed). The .mo files are not tracked.
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+
+messages: $(MO_FILES)
+
+locale/%.mo: locale/%.po scripts/compile_messages.py
+	$(PYTHON) scripts/compile_messages.py $<
+
+run: $(STAMP) messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runall --port $(PORT)
 
 # The production layout without Docker (ttr_server/stack.py): DATABASE_URL and REDIS_URL must be set.
-stack: $(STAMP)
+stack: $(STAMP) messages
 	$(BIN)/python -m ttr_server.stack $(STACK_ARGS)
 
 # The web client (frontend/) is linted with ESLint, pinned in package.json/package-lock.json. npm ci runs again when
@@ -43,7 +52,7 @@ chromium:
 	  echo "make: chromium is not installed: the browser tests will be skipped"
 
 # The browser tests run beside the rest (scripts/test-all): they share nothing but the CPU.
-test: $(STAMP) lint chromium
+test: $(STAMP) messages lint chromium
 	./scripts/test-all
 
 bench: $(STAMP)
@@ -54,3 +63,4 @@ simulate:
 
 clean:
 	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache
+	rm -f $(MO_FILES)

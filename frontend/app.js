@@ -9,28 +9,47 @@ import { startInbox } from "./inbox.js";
 import { createForm, myGamesSection, queueSection } from "./lobby.js";
 import { confirmEmailPage, mePage, unsubscribePage } from "./me.js";
 import { seatName } from "./words.js";
+import { LANGUAGES, chooseLanguage, date, language, loadLanguage, number, t, tParts, tn } from "./i18n.js";
 
 const page = document.getElementById("page");
 
 function header() {
   const who = document.getElementById("who");
   const here = encodeURIComponent(location.pathname + location.search);
+  navWords();
   if (!session.user) {
-    mount(who, h("a", { href: `/signin?next=${here}` }, "Sign in"));
+    mount(who, h("a", { href: `/signin?next=${here}` }, t("nav.sign_in")));
   } else {
     mount(who, h("a", { href: `/users/${encodeURIComponent(session.user)}` }, session.user), " ",
-      h("a", { href: "/me" }, "Settings"), " ",
-      h("button", { type: "button", onclick: logout }, "Log out"));
+      h("a", { href: "/me" }, t("nav.settings")), " ",
+      h("button", { type: "button", onclick: logout }, t("nav.log_out")));
   }
   startInbox(document.getElementById("inbox"));
   // A token the server refused (expired, or revoked by a log-out elsewhere): say so above the page, once.
   document.querySelector(".session-notice")?.remove();
   if (session.expired && !session.user) {
     page.before(h("p.session-notice", { role: "status" },
-      `Your session as ${session.expired} has expired, so this page is shown as to anyone. `,
-      h("a", { href: `/signin?next=${here}` }, "Sign in again"), " to play.",
-      h("button.link", { type: "button", "aria-label": "Dismiss", onclick: () => { session.forgetExpired(); header(); } }, "×")));
+      tParts("session.expired", { name: session.expired, signin: h("a", { href: `/signin?next=${here}` }, t("session.sign_in_again")) }),
+      h("button.link", { type: "button", "aria-label": t("session.dismiss"), onclick: () => { session.forgetExpired(); header(); } }, "×")));
   }
+}
+
+// The header's fixed words (index.html's, in English) and the language selector beside them: on every page.
+function navWords() {
+  const nav = document.querySelector("header.top nav");
+  if (!nav) return;
+  const lobby = nav.querySelector(':scope > a[href="/"]');
+  const board = nav.querySelector(':scope > a[href="/leaderboard"]');
+  if (lobby) lobby.textContent = t("nav.lobby");
+  if (board) board.textContent = t("nav.leaderboard");
+  let holder = nav.querySelector("#language");
+  if (!holder) {
+    holder = h("span", { id: "language" });
+    nav.append(holder);
+  }
+  const select = h("select", { name: "language", "aria-label": t("nav.language"), onchange: (e) => chooseLanguage(e.target.value) },
+    LANGUAGES.map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
+  mount(holder, select);
 }
 window.addEventListener("ttr:session", header);
 
@@ -58,11 +77,11 @@ function signinPage() {
         } catch (err) { error.textContent = err instanceof ApiError ? err.text : String(err); }
       },
     }, h("h2", {}, title),
-    h("p", {}, h("label", {}, "Username ", user)),
-    h("p", {}, h("label", {}, "Password ", pass)),
+    h("p", {}, h("label", {}, `${t("signin.username")} `, user)),
+    h("p", {}, h("label", {}, `${t("signin.password")} `, pass)),
     h("button.primary", { type: "submit" }, title));
   };
-  mount(page, h("h1", {}, "Sign in"), error, form("Log in", "login"), form("Sign up", "register"));
+  mount(page, h("h1", {}, t("signin.title")), error, form(t("signin.log_in"), "login"), form(t("signin.sign_up"), "register"));
 }
 
 // Where to go after signing in: a path on this site only (never another origin named in the address).
@@ -76,15 +95,18 @@ function gameRow(game, turns) {
   const free = game.seats.some((s) => !s.username && !s.bot);
   const turn = turns.get(game.id);
   return h("tr", { "data-game": game.id },
-    h("td", {}, h("a", { href: `/games/${game.id}` }, `${game.map === "usa" ? "USA" : "Europe"}`),
-      game.ranked ? " · ranked" : ""),
+    h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)),
+      game.ranked ? ` · ${t("lobby.ranked")}` : ""),
     h("td", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
     h("td", {}, turn === undefined ? "" : turn),
     h("td", {}, game.status === "open" && free && !mine && session.user
-      ? h("button", { type: "button", onclick: () => join(game.id) }, "Join")
-      : h("a", { href: `/games/${game.id}` }, game.status === "finished" ? "See" : mine ? "Play" : "Watch"),
-    game.status === "finished" ? [" · ", h("a", { href: `/games/${game.id}/replay` }, "Replay")] : null));
+      ? h("button", { type: "button", onclick: () => join(game.id) }, t("lobby.join"))
+      : h("a", { href: `/games/${game.id}` }, t(game.status === "finished" ? "lobby.see" : mine ? "lobby.play" : "lobby.watch")),
+    game.status === "finished" ? [" · ", h("a", { href: `/games/${game.id}/replay` }, t("lobby.replay"))] : null));
 }
+
+const mapName = (map) => t(map === "usa" ? "map.usa" : "map.europe");
+const isMe = (name) => Boolean(name) && name.toLowerCase() === (session.user || "").toLowerCase();
 
 async function join(id) {
   try { await post(`/games/${id}/join`, { client_seed: clientSeed() }); location.href = `/games/${id}`; }
@@ -97,31 +119,31 @@ async function whoseTurn(games) {
     try {
       const state = await get(`/games/${g.id}/state`);
       const seat = g.seats[state.view.current_seat];
-      turns.set(g.id, seat ? `${seatName(seat)} to play` : "");
+      turns.set(g.id, !seat ? "" : isMe(seat.username) && !seat.bot ? t("turn.yours") : t("turn.theirs", { name: seatName(seat) }));
     } catch { /* a game that vanished meanwhile */ }
   }));
   return turns;
 }
 
 const PAGE_SIZE = 20;
-const LISTS = [["open", "Open games"], ["active", "Being played"], ["finished", "Finished"]];
+const LISTS = ["open", "active", "finished"]; // each list's title: t(`lobby.${status}`)
 
 // The lobby: one section per status, each paged on its own (?open=2&finished=5 in the address, so the
 // browser's back button and a shared link keep the pages), and "only my games" when signed in.
 async function lobbyPage() {
   const params = new URLSearchParams(location.search);
   const mine = Boolean(session.user) && params.get("mine") === "1";
-  const sections = LISTS.map(([status, title]) => h(`section.card-box.games-${status}`, { "aria-busy": "true" },
-    h("h2", {}, title), h("p.muted", {}, "Loading…")));
+  const sections = LISTS.map((status) => h(`section.card-box.games-${status}`, { "aria-busy": "true" },
+    h("h2", {}, t(`lobby.${status}`)), h("p.muted", {}, t("common.loading"))));
   const filter = session.user ? h("p.filter", {}, h("label", {}, h("input", {
     type: "checkbox", name: "mine", checked: mine,
-    onchange: (e) => { setParam("mine", e.target.checked ? "1" : null); LISTS.forEach(([st]) => setParam(st, null)); lobbyPage(); },
-  }), " Only games I am seated in")) : null;
-  mount(page, h("h1", {}, "Lobby"),
+    onchange: (e) => { setParam("mine", e.target.checked ? "1" : null); LISTS.forEach((st) => setParam(st, null)); lobbyPage(); },
+  }), ` ${t("lobby.only_mine")}`)) : null;
+  mount(page, h("h1", {}, t("lobby.title")),
     session.user ? [myGamesSection(), queueSection(), createForm()]
-      : h("p.card-box", {}, h("a", { href: "/signin" }, "Sign in"), " to create or join a game."),
+      : h("p.card-box", {}, tParts("lobby.sign_in_first", { signin: h("a", { href: "/signin" }, t("nav.sign_in")) })),
     filter, sections);
-  await Promise.all(LISTS.map(([status, title], i) => gamesSection(sections[i], status, title, mine)));
+  await Promise.all(LISTS.map((status, i) => gamesSection(sections[i], status, t(`lobby.${status}`), mine)));
 }
 
 // Sets (or, with null, drops) one parameter of the address without a new history entry.
@@ -146,16 +168,17 @@ async function gamesSection(section, status, title, mine) {
     throw err;
   }
   const turns = status === "active" ? await whoseTurn(list.results) : new Map();
-  const pager = pagerFor(list, wanted, `${title}: pages`, ["‹ Newer", "Older ›"], async (n) => {
+  const pager = pagerFor(list, wanted, t("pager.label", { title }), [t("pager.newer"), t("pager.older")], async (n) => {
     setParam(status, String(n));
     section.setAttribute("aria-busy", "true");
     await gamesSection(section, status, title, mine);
     return section;
   });
-  mount(section, h("h2", {}, `${title} (${list.count})`),
+  mount(section, h("h2", {}, `${title} (${number(list.count)})`),
     list.results.length ? h("div.table-scroll", {}, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Seats"), h("th", {}, "Turn"), h("th", {}, h("span.visually-hidden", {}, "Actions")))),
-      h("tbody", {}, list.results.map((g) => gameRow(g, turns))))) : h("p.muted", {}, "None."),
+      h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("lobby.seats")), h("th", {}, t("lobby.turn")),
+        h("th", {}, h("span.visually-hidden", {}, t("lobby.actions"))))),
+      h("tbody", {}, list.results.map((g) => gameRow(g, turns))))) : h("p.muted", {}, t("lobby.none")),
     pager);
   section.setAttribute("aria-busy", "false");
 }
@@ -173,7 +196,7 @@ function pagerFor(list, at, label, [back, on], go) {
   };
   return h("nav.pager", { "aria-label": label },
     h("button", { type: "button", "data-page": "previous", disabled: !list.previous, onclick: press(at - 1, "previous") }, back),
-    h("span", { "aria-live": "polite" }, `Page ${at} of ${pages}`),
+    h("span", { "aria-live": "polite" }, t("pager.page", { at: number(at), pages: number(pages) })),
     h("button", { type: "button", "data-page": "next", disabled: !list.next, onclick: press(at + 1, "next") }, on));
 }
 
@@ -189,47 +212,51 @@ async function leaderboardPage() {
     setParam("page", null); // past the last page: the first instead
     return leaderboardPage();
   }
-  const pager = pagerFor(board, at, "Leaderboard pages", ["‹ Higher", "Lower ›"], async (n) => {
+  const pager = pagerFor(board, at, t("leaderboard.pages"), [t("leaderboard.higher"), t("leaderboard.lower")], async (n) => {
     setParam("page", String(n));
     await leaderboardPage();
     return page;
   });
-  mount(page, h("h1", {}, `Leaderboard: ${map === "usa" ? "USA" : "Europe"}`),
-    h("p", {}, h("a", { href: "/leaderboard?map=europe", "aria-current": map === "europe" ? "page" : null }, "Europe"), " · ",
-      h("a", { href: "/leaderboard?map=usa", "aria-current": map === "usa" ? "page" : null }, "USA")),
-    board.results.length ? null : h("p.muted", {}, "Nobody has played a ranked game on this map yet."),
-    h("div.table-scroll.card-box", {}, h("table", {}, h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "μ ± σ", "Games", "Wins"].map((t) => h("th", {}, t)))),
+  mount(page, h("h1", {}, t("leaderboard.title", { map: mapName(map) })),
+    h("p", {}, h("a", { href: "/leaderboard?map=europe", "aria-current": map === "europe" ? "page" : null }, t("map.europe")), " · ",
+      h("a", { href: "/leaderboard?map=usa", "aria-current": map === "usa" ? "page" : null }, t("map.usa"))),
+    board.results.length ? null : h("p.muted", {}, t("leaderboard.empty")),
+    h("div.table-scroll.card-box", {}, h("table", {}, h("thead", {}, h("tr", {},
+      ["#", t("leaderboard.player"), t("leaderboard.rating"), "μ ± σ", t("leaderboard.games"), t("leaderboard.wins")].map((w) => h("th", {}, w)))),
       h("tbody", {}, board.results.map((r, i) => h("tr", {},
-        h("td", {}, (at - 1) * PAGE_SIZE + i + 1),
-        h("td", {}, h("a", { href: `/users/${encodeURIComponent(r.username)}` }, r.username), r.provisional ? " (provisional)" : ""),
-        h("td", {}, r.rating.toFixed(1)), h("td", {}, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
-        h("td", {}, r.games), h("td", {}, r.wins)))))), pager);
+        h("td", {}, number((at - 1) * PAGE_SIZE + i + 1)),
+        h("td", {}, h("a", { href: `/users/${encodeURIComponent(r.username)}` }, r.username), r.provisional ? ` (${t("leaderboard.provisional")})` : ""),
+        h("td", {}, decimal(r.rating)), h("td", {}, `${decimal(r.mu)} ± ${decimal(r.sigma)}`),
+        h("td", {}, number(r.games)), h("td", {}, number(r.wins))))))), pager);
 }
+
+const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 async function userPage(name) {
   const user = await get(`/users/${encodeURIComponent(name)}`);
-  mount(page, h("h1", {}, user.username, user.bot ? ` (${user.bot} bot)` : ""),
-    h("section.card-box", {}, h("h2", {}, "Ratings"),
+  mount(page, h("h1", {}, user.username, user.bot ? ` (${t("user.bot", { level: user.bot })})` : ""),
+    h("section.card-box", {}, h("h2", {}, t("user.ratings")),
       Object.keys(user.ratings).length ? h("table", {}, h("tbody", {}, Object.entries(user.ratings).map(([map, r]) => h("tr", {},
-        h("th", {}, map), h("td", {}, `${r.rating.toFixed(1)} (μ ${r.mu.toFixed(1)} ± σ ${r.sigma.toFixed(1)})`),
-        h("td", {}, `${r.games} games, ${r.wins} wins`, r.provisional ? ", provisional" : ""))))) : h("p.muted", {}, "No rated game yet.")),
-    h("section.card-box", {}, h("h2", {}, "History"),
+        h("th", {}, mapName(map)), h("td", {}, `${decimal(r.rating)} (μ ${decimal(r.mu)} ± σ ${decimal(r.sigma)})`),
+        h("td", {}, `${tn("games", r.games)}, ${tn("wins", r.wins)}`, r.provisional ? `, ${t("leaderboard.provisional")}` : ""))))) : h("p.muted", {}, t("user.no_rating"))),
+    h("section.card-box", {}, h("h2", {}, t("user.history")),
       h("table", {}, h("tbody", {}, user.history.map((e) => h("tr", {},
-        h("td", {}, new Date(e.at).toLocaleString()), h("td", {}, h("a", { href: `/games/${e.game}` }, e.map)),
-        h("td", {}, `place ${e.place}`), h("td", {}, `${e.before.toFixed(1)} → ${e.after.toFixed(1)}`)))))),
-    h("section.card-box", {}, h("h2", {}, "Recent games"),
-      h("ul", {}, user.recent_games.map((g) => h("li", {}, h("a", { href: `/games/${g.id}` }, `${g.map} (${g.status})`), " ",
+        h("td", {}, date(e.at)), h("td", {}, h("a", { href: `/games/${e.game}` }, mapName(e.map))),
+        h("td", {}, t("user.place", { place: number(e.place) })), h("td", {}, `${decimal(e.before)} → ${decimal(e.after)}`)))))),
+    h("section.card-box", {}, h("h2", {}, t("user.recent")),
+      h("ul", {}, user.recent_games.map((g) => h("li", {}, h("a", { href: `/games/${g.id}` }, `${mapName(g.map)} (${t(`status.${g.status}`)})`), " ",
         g.seats.map((s) => seatName(s)).join(", "))))));
 }
 
-const TITLES = [[/^\/signin$/, "Sign in"], [/^\/leaderboard$/, "Leaderboard"], [/^\/users\//, "Player"],
-  [/\/replay$/, "Replay"], [/^\/games\//, "Game"], [/^\/me$/, "Settings"], [/^\/confirm-email$/, "E-mail address"],
-  [/^\/unsubscribe$/, "Unsubscribe"]];
+// Each page's title (its catalogue key), by its address; the lobby's otherwise.
+const TITLES = [[/^\/signin$/, "page.sign_in"], [/^\/leaderboard$/, "page.leaderboard"], [/^\/users\//, "page.player"],
+  [/\/replay$/, "page.replay"], [/^\/games\//, "page.game"], [/^\/me$/, "page.settings"], [/^\/confirm-email$/, "page.email"],
+  [/^\/unsubscribe$/, "page.unsubscribe"]];
 
 async function route() {
   header();
   const path = location.pathname;
-  const title = (TITLES.find(([re]) => re.test(path)) || [null, "Lobby"])[1];
+  const title = t((TITLES.find(([re]) => re.test(path)) || [null, "page.lobby"])[1]);
   document.title = `${title} · Ticket to Ride`;
   let m;
   try {
@@ -244,17 +271,18 @@ async function route() {
     return await lobbyPage();
   } catch (err) {
     mount(page, h("h1", {}, title), h("p.error", { role: "alert" }, problemText(err, path)),
-      h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+      h("p", {}, h("a", { href: "/" }, t("error.back_to_lobby"))));
     if (!(err instanceof ApiError)) throw err;
   }
 }
 
 // What the page says when it cannot be drawn: plain words for the cases a person meets.
 function problemText(err, path) {
-  if (!(err instanceof ApiError)) return `Something went wrong: ${err.message || err}`;
-  if (err.status === 404 && path.startsWith("/games/")) return "There is no game at this address.";
-  if (err.status === 404 && path.startsWith("/users/")) return "There is no player by this name.";
+  if (!(err instanceof ApiError)) return t("error.something", { message: err.message || err });
+  if (err.status === 404 && path.startsWith("/games/")) return t("error.no_game");
+  if (err.status === 404 && path.startsWith("/users/")) return t("error.no_player");
   return err.text;
 }
 
+await loadLanguage(); // the catalogue before the first word is drawn (i18n.js)
 route();

@@ -5,6 +5,7 @@
 import { h, mount } from "./dom.js";
 import { get, post, patch, session, ApiError, errorText } from "./api.js";
 import { NOTIFICATION_KINDS, plural, timeLeftText } from "./words.js";
+import { LANGUAGES, chooseLanguage, t } from "./i18n.js";
 
 const MAX_VACATION_DAYS = 30;
 
@@ -12,7 +13,20 @@ export async function mePage(page) {
   if (!session.user) return signInFirst(page, "Settings", "to see your settings");
   const me = await get("/me");
   if (!me.vacation) me.vacation = await get("/me/vacation").catch(() => null); // (older servers: not in /me)
-  mount(page, h("h1", {}, `Settings: ${me.username}`), emailSection(me, page), notifySection(me), vacationSection(me, page));
+  mount(page, h("h1", {}, `Settings: ${me.username}`), emailSection(me, page), notifySection(me), vacationSection(me, page),
+    languageSection(me));
+}
+
+// The account's language (pages and e-mails); none: the browser's for the pages, English for the e-mails.
+function languageSection(me) {
+  const error = h("p.error", { role: "alert" });
+  const select = h("select", { name: "account-language", onchange: async () => {
+    error.textContent = "";
+    try { await chooseLanguage(select.value || null); } catch (err) { error.textContent = errorText(err); }
+  } }, h("option", { value: "", selected: !me.language }, t("settings.language_auto")),
+  LANGUAGES.map(([code, name]) => h("option", { value: code, lang: code, selected: me.language === code }, name)));
+  return h("section.card-box.language", {}, h("h2", {}, t("settings.language")),
+    h("p", {}, h("label", {}, `${t("settings.language_intro")} `, select)), error);
 }
 
 function emailSection(me, page) {

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import BaseUserManager, User
 from django.db import transaction
 
-from games import notify
+from games import chat, notify
 from games.links import CONFIRM_DAYS, CONFIRM_SALT, UNSUBSCRIBE_SALT, bad_token, loaded
 from games.mail import MAIL_CONFIRMATION
 from games.models import NOTIFICATION_KINDS, Account
@@ -28,6 +28,7 @@ def account_settings(user: User) -> dict[str, Any]:
         "email_pending": account.email_pending or None,
         "notify": {kind: account.notify.get(kind) is not False for kind in NOTIFICATION_KINDS},
         "language": account.language or None,
+        "muted": chat.muted_names(user),
     }
 
 

@@ -3,30 +3,16 @@ do to a game is an action that appends an event (games/staff_actions.py), asked 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic, TypeVar
-
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from games import staff_actions
+from games import chat_admin, staff_actions  # noqa: F401  (chat_admin: the chat's moderation registers itself)
+from games.admin_base import ModelAdmin, ReadOnlyAdmin, TabularInline
 from games.errors import ServiceError
 from games.models import BOT_LEVELS, BotAccount, Event, Game, Rating, RatingChange, Seat
-
-_M = TypeVar("_M", bound=Model)
-_P = TypeVar("_P", bound=Model)
-
-if TYPE_CHECKING:
-    from django.contrib.admin import ModelAdmin, TabularInline
-else:  # django-stubs' admin classes take the model as a type argument; Django's own cannot be subscripted
-
-    class ModelAdmin(admin.ModelAdmin, Generic[_M]):
-        pass
-
-    class TabularInline(admin.TabularInline, Generic[_M, _P]):
-        pass
 
 
 class SeatInline(TabularInline[Seat, Game]):
@@ -39,19 +25,6 @@ class SeatInline(TabularInline[Seat, Game]):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:  # (a seat, or its game)
-        return False
-
-
-class ReadOnlyAdmin(ModelAdmin[_M]):
-    """Rows nobody edits by hand: events are append-only; ratings derive from the rated games (`recompute_ratings`)."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: _M | None = None) -> bool:
         return False
 
 

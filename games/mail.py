@@ -10,6 +10,11 @@ person's Account row and pending notifications (FOR UPDATE SKIP LOCKED) while it
 so the other passes that person by and no notification is mailed twice (only a commit lost after the SMTP
 server took the mail could). When the SMTP server cannot be reached the batch logs, stops and leaves the rest
 pending for the next one.
+
+Mails are in the recipient's language (Account.language; English without one), from the templates under
+games/templates/mail/ and the catalogues under locale/ (compiled by `make messages`). A notification's text is
+stored in English when it is written: in English it is mailed as it is; in another language it is told again from
+its kind, game and data (mail/notification.txt).
 """
 
 from __future__ import annotations
@@ -27,11 +32,12 @@ from django.core.mail import EmailMessage, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from games import links
 from games.models import Account, Game, Notification
-from games.models import map_name as map_label
 
 logger = logging.getLogger(__name__)
 
@@ -52,17 +58,26 @@ def send_confirmation(user_id: int, *, address: str) -> bool:
     if account is None or account.email_pending != address:
         return False
     link = links.link("/confirm-email", token=links.confirmation_token(user_id, address=address))
-    body = (
-        f"Hello {account.user.get_username()},\n\nto receive Ticket to Ride's notifications at this address, "
-        f"open this link within {links.CONFIRM_DAYS} days:\n\n{link}\n\nIf you did not ask for this, ignore this mail: "
-        "nothing will be sent here.\n"
-    )
-    message = EmailMessage("Ticket to Ride: confirm your e-mail address", body, to=[address], headers=_AUTOMATIC)
-    message.send()
+    with translation.override(language_of(account)):
+        context = {"username": account.user.get_username(), "days": links.CONFIRM_DAYS, "link": link}
+        body = _text("mail/confirm_email.txt", context)
+        subject = gettext("Ticket to Ride: confirm your e-mail address")
+    EmailMessage(subject, body, to=[address], headers=_AUTOMATIC).send()
     return True
 
 
 _AUTOMATIC = {"Auto-Submitted": "auto-generated"}
+
+
+def language_of(account: Account | None) -> str:
+    """The language of the person's mails: their account's, else English."""
+    code = account.language if account is not None else ""
+    return code if code in dict(settings.LANGUAGES) else "en"
+
+
+def _text(template: str, context: dict[str, object]) -> str:
+    """A plain-text mail body from its template (in the active language), ending in one line break."""
+    return render_to_string(template, context).strip("\n") + "\n"
 
 
 class MailDown(Exception):
@@ -140,13 +155,14 @@ def _mail_person(user_id: int, now: datetime, outbox: _Outbox) -> None:
         rows = list(pending.order_by("pk")[:ROWS_PER_PERSON])
         wanted = [row for row in rows if account is not None and _wanted(account, row)]
         _mark([row for row in rows if row not in wanted], SKIPPED)
-        maps = dict(Game.objects.filter(pk__in={row.game_id for row in wanted}).values_list("pk", "map"))
+        games = {pk: (map_id, players) for pk, map_id, players in
+                 Game.objects.filter(pk__in={row.game_id for row in wanted}).values_list("pk", "map", "players")}
         for game_id, group in _by_game(wanted).items():
             if game_id is not None and _mailed_within_gap(user_id, game_id, now):
                 continue  # they go together after the gap
             assert account is not None
             try:
-                went = outbox.send(_notification_mail(account, group, maps.get(game_id) if game_id else None))
+                went = outbox.send(_notification_mail(account, group, games.get(game_id) if game_id else None))
             except MailDown:
                 logger.warning("could not mail user %s", user_id, exc_info=True)
                 return  # what was sent is marked: the transaction commits
@@ -177,21 +193,73 @@ def _mark(rows: list[Notification], mail: str, at: datetime | None = None) -> No
         Notification.objects.filter(pk__in=[row.pk for row in rows]).update(mail=mail, mailed_at=at)
 
 
-def _notification_mail(account: Account, rows: list[Notification], map_name: str | None) -> EmailMessage:
-    """One mail holding `rows` (all of one game, or all without one), with a link to stop each kind of them."""
+def _notification_mail(account: Account, rows: list[Notification], game: tuple[str, int] | None) -> EmailMessage:
+    """One mail holding `rows` (all of one game, or all without one), with a link to stop each kind of them; `game`
+    is their game's map and number of players."""
     game_id = rows[0].game_id
-    where = f" in your {map_label(map_name) if map_name else 'Ticket to Ride'} game" if game_id else ""
-    subject = _one_line(rows[0].text) if len(rows) == 1 else f"{len(rows)} notifications{where}"
     stops = {
         kind: links.link("/unsubscribe", token=links.unsubscribe_token(account.user_id, kind=kind)) for kind in _kinds(rows)
     }
-    opening = f"Open the game: {links.link(f'/games/{game_id}')}" if game_id else f"Open Ticket to Ride: {links.link('/')}"
-    lines = [f"- {_one_line(row.text)}" for row in rows]
-    lines += ["", opening]
-    lines += ["", "No more mails like these:"]
-    lines += [f"  {kind.replace('_', ' ')}: {url}" for kind, url in stops.items()]
+    with translation.override(language_of(account)):
+        said = [_said(row, game) for row in rows]
+        subject = said[0] if len(rows) == 1 else _count_subject(len(rows), game if game_id else None)
+        body = _text("mail/notifications.txt", {
+            "lines": said,
+            "game_link": links.link(f"/games/{game_id}") if game_id else None,
+            "site_link": links.link("/"),
+            "stops": [{"kind": str(_KIND_WORDS.get(kind, kind)), "url": url} for kind, url in stops.items()],
+        })
     headers = {**_AUTOMATIC, "List-Unsubscribe": ", ".join(f"<{url}>" for url in stops.values())}
-    return EmailMessage(f"Ticket to Ride: {subject[:120]}", "\n".join(lines) + "\n", to=[account.email], headers=headers)
+    return EmailMessage(f"Ticket to Ride: {subject[:120]}", body, to=[account.email], headers=headers)
+
+
+# The kinds' names in the mail's links to stop them ("your turn: https://...").
+_KIND_WORDS = {
+    "your_turn": pgettext_lazy("notification kind", "your turn"),
+    "game_formed": pgettext_lazy("notification kind", "game formed"),
+    "invitation": pgettext_lazy("notification kind", "invitation"),
+    "rematch_offered": pgettext_lazy("notification kind", "rematch offered"),
+    "game_ended": pgettext_lazy("notification kind", "game ended"),
+    "clock_running_out": pgettext_lazy("notification kind", "clock running out"),
+}
+_MAP_WORDS = {"europe": pgettext_lazy("map", "Europe"), "usa": pgettext_lazy("map", "USA")}
+
+
+def _map_words(game: tuple[str, int] | None) -> str:
+    return str(_MAP_WORDS.get(game[0], game[0])) if game else "Ticket to Ride"
+
+
+def _count_subject(count: int, game: tuple[str, int] | None) -> str:
+    if game is None:
+        return ngettext("%(count)s notification", "%(count)s notifications", count) % {"count": count}
+    words = ngettext("%(count)s notification in your %(map)s game", "%(count)s notifications in your %(map)s game", count)
+    return words % {"count": count, "map": _map_words(game)}
+
+
+def _said(row: Notification, game: tuple[str, int] | None) -> str:
+    """The notification in the active language: its own (English) text in English, else told from its kind and data."""
+    if translation.get_language() in (None, "en", "en-us"):
+        return _one_line(row.text)
+    data = row.data or {}
+    context = {
+        "kind": row.kind, "map": _map_words(game), "players": game[1] if game else None, "text": row.text,
+        "by": data.get("by"), "place": data.get("place"), "points": data.get("points"), "hours": _hours_left(row),
+        "rating_before": _decimal(data.get("rating_before")), "rating_after": _decimal(data.get("rating_after")),
+    }
+    return _one_line(render_to_string("mail/notification.txt", context))
+
+
+def _hours_left(row: Notification) -> int | None:
+    """How many hours the clock had left when a `clock_running_out` was written (at least 1); None if unknown."""
+    try:
+        deadline = datetime.fromisoformat(str((row.data or {})["deadline"]))
+    except (KeyError, ValueError):
+        return None
+    return max(1, round((deadline - row.at).total_seconds() / 3600))
+
+
+def _decimal(value: object) -> str | None:
+    return formats.number_format(value, 1) if isinstance(value, int | float) else None
 
 
 def _kinds(rows: list[Notification]) -> list[str]:

@@ -3,7 +3,8 @@ DELETE /api/me), which leaves every game log, audit export, checkpoint and ratin
 
 The logs name seats, and the rating history names account ids, never a person's name or address, so erasure
 changes neither: the account stays as a tombstone under a stable pseudonym ("player-7f3a9c02"), its name, e-mail
-address, settings, sessions, tokens, notifications, queue entry and vacations gone, its password unusable. Its seats
+address, settings, sessions, tokens, notifications, queue entry, vacations and chat lines (with the mutes and reports
+it made) gone, its password unusable. Its seats
 in games still running are resigned first (the game's fallback bot plays on), and other people's notifications that
 named it ("Ann offers a rematch") name the pseudonym instead. What is not erased here: the process logs, which an
 operator keeps for a limited time (README, Production).
@@ -23,6 +24,9 @@ from rest_framework.authtoken.models import Token
 from games import account_settings, services
 from games.models import (
     Account,
+    ChatMessage,
+    ChatMute,
+    ChatReport,
     Game,
     Invitation,
     Notification,
@@ -66,6 +70,13 @@ def export(user: User) -> dict[str, Any]:
         "vacations": list(Vacation.objects.filter(user=user).values("starts_at", "ends_at")),
         "invitations": list(Invitation.objects.filter(invitee=user).values("game", "token")),
         "tokens": [{"created": created} for created in Token.objects.filter(user=user).values_list("created", flat=True)],
+        "chat": list(
+            ChatMessage.objects.filter(user=user).order_by("id").values(
+                "id", "game", "channel", "text", "created_at", "hidden_at"
+            )
+        ),
+        "muted": list(ChatMute.objects.filter(muter=user).values_list("muted__username", flat=True)),
+        "chat_reports": list(ChatReport.objects.filter(reporter=user).values("message", "reason", "created_at")),
     }
 
 
@@ -97,6 +108,9 @@ def erase(user: User) -> None:
         Notification.objects.filter(user=user).delete()
         Vacation.objects.filter(user=user).delete()
         Invitation.objects.filter(invitee=user).delete()
+        ChatMessage.objects.filter(user=user).delete()
+        ChatMute.objects.filter(muter=user).delete()
+        ChatReport.objects.filter(reporter=user).delete()
         _forget_sessions(user)
         _rename_in_notifications(old, new)
 

@@ -57,6 +57,7 @@ def _summary(game: Game) -> dict[str, Any]:
         "days_per_move": game.days_per_move,
         "bank_days": game.bank_days,
         "private": game.private,
+        "spectators_at_table": game.spectators_at_table,
         "rematch_of": str(game.rematch_of_id) if game.rematch_of_id else None,
         "fallback_bot": game.fallback_bot,
         "status": game.status,

@@ -43,7 +43,7 @@ class TimeControl:
 
 def game_create(
     user: User, *, map_name: str, players: int, ranked: bool = False, clock: TimeControl | None = None,
-    fallback_bot: str = "greedy", private: bool = False,
+    fallback_bot: str = "greedy", private: bool = False, spectators_at_table: bool = False,
 ) -> Game:
     """An open game on `map_name` for `players`, `user` in its first seat (`clock` None: live, no clock)."""
     clock = clock or TimeControl()
@@ -51,7 +51,7 @@ def game_create(
         game = Game.objects.create(
             map=map_name, players=players, ranked=ranked, turn_seconds=clock.turn_seconds, fallback_bot=fallback_bot,
             speed=clock.speed, days_per_move=clock.days_per_move, bank_days=clock.bank_days, private=private,
-            created_by=user, server_seed=chance.new_server_seed(),
+            created_by=user, server_seed=chance.new_server_seed(), spectators_at_table=spectators_at_table,
         )
         Seat.objects.bulk_create([Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)])
         if private:

@@ -125,6 +125,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
+# The languages of the site (issue #23): the web client's catalogues (frontend/locales/*.json) and the e-mails'
+# (locale/<lang>/LC_MESSAGES/django.po, compiled to .mo by `make messages`: scripts/compile_messages.py). A person's
+# mails are in their account's language, else English (games/mail.py).
+LANGUAGES = [("en", "English"), ("cs", "Čeština"), ("ro", "Română"), ("pl", "Polski"), ("hu", "Magyar"), ("fi", "Suomi")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -27,6 +27,10 @@ class EventsQuery(ObjectSerializer):
     after = QueryIntegerField(min_value=0, required=False, help_text="the events after this seq (default 0: all)")
 
 
+class ChatQuery(ObjectSerializer):
+    after = QueryIntegerField(min_value=0, required=False, help_text="the lines after this id (default 0: from the first)")
+
+
 class ReplayQuery(ObjectSerializer):
     at = QueryIntegerField(min_value=0, help_text="the seq to show the game at (0 .. the game's seq)")
 

@@ -63,6 +63,7 @@ class GameSummarySerializer(ObjectSerializer):
     days_per_move = serializers.IntegerField(allow_null=True, help_text="a daily game's days a decision")
     bank_days = serializers.IntegerField(allow_null=True, help_text="a daily game's bank of extra days per player")
     private = serializers.BooleanField(help_text="not listed in the lobby; seats by invitation")
+    spectators_at_table = serializers.BooleanField(help_text="spectators may write in the table's chat")
     rematch_of = serializers.UUIDField(allow_null=True)
     fallback_bot = serializers.ChoiceField(
         choices=BOT_LEVELS, help_text="plays a seat whose time ran out or whose player resigned"
@@ -363,3 +364,24 @@ class CheckpointSerializer(ObjectSerializer):
         help_text="base64 Ed25519 signature of the UTF-8 text 'ttr-checkpoint-v1', the game id, the seq and the head "
         "hash, one to a line (docs/CHECKPOINTS.md)"
     )
+
+
+class ChatLineSerializer(ObjectSerializer):
+    id = serializers.IntegerField(min_value=1)
+    channel = serializers.ChoiceField(["table", "spectators"])
+    username = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class ChatLinesSerializer(ObjectSerializer):
+    results = ChatLineSerializer(many=True)
+
+
+class MutedSerializer(ObjectSerializer):
+    username = serializers.CharField()
+    muted = serializers.BooleanField()
+
+
+class ReportedSerializer(ObjectSerializer):
+    reported = serializers.BooleanField()

@@ -70,6 +70,9 @@ class GameCreateSerializer(ObjectSerializer):
     days_per_move = StrictIntegerField(min_value=1, max_value=MAX_DAYS_PER_MOVE, required=False, allow_null=True)
     bank_days = StrictIntegerField(min_value=0, max_value=MAX_BANK_DAYS, required=False, allow_null=True)
     private = StrictBooleanField(default=False, help_text="not listed in the lobby; seats by invitation")
+    spectators_at_table = StrictBooleanField(
+        default=False, help_text="spectators may write in the table's chat (otherwise only in their own channel)"
+    )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["speed"] == "daily":
@@ -182,3 +185,7 @@ def move_request(data: Any) -> MoveRequest:
             return MoveRequest(seq, move)
     valid = valid_body(MoveRequestSerializer, data)
     return MoveRequest(valid["expected_seq"], valid["move"])
+
+
+class ChatReportSerializer(ObjectSerializer):
+    reason = StrictCharField(required=False, allow_blank=True, max_length=300, help_text="what is wrong with it")

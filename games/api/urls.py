@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import auth, views, views_account, views_by_day, views_ratings
+from games.api import auth, views, views_account, views_by_day, views_chat, views_ratings
 
 urlpatterns = [
     path("auth/register", auth.RegisterView.as_view()),
@@ -23,6 +23,9 @@ urlpatterns = [
     path("games/<uuid:game_id>/checkpoint", views.CheckpointView.as_view()),
     path("keys", views.KeysView.as_view()),
     path("games/<uuid:game_id>/score", views.ScoreView.as_view()),
+    path("games/<uuid:game_id>/chat", views_chat.ChatView.as_view()),
+    path("chat/<int:message_id>/report", views_chat.ChatReportView.as_view()),
+    path("users/<str:username>/mute", views_chat.MuteView.as_view()),
     path("games/<uuid:game_id>/invite", views_by_day.InviteView.as_view()),
     path("games/<uuid:game_id>/rematch", views_by_day.RematchView.as_view()),
     path("queue", views_by_day.QueueView.as_view()),

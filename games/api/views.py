@@ -60,7 +60,7 @@ class GamesView(APIView):
         user = signed_in(request.user)
         game = services.game_create(
             user, map_name=data["map"], players=data["players"], ranked=data["ranked"], clock=clock,
-            fallback_bot=data["fallback_bot"], private=data["private"],
+            fallback_bot=data["fallback_bot"], private=data["private"], spectators_at_table=data["spectators_at_table"],
         )
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=user), status=status.HTTP_201_CREATED)
 

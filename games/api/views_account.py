@@ -112,6 +112,7 @@ class MeSerializer(ObjectSerializer):
         account_settings.LANGUAGES, allow_null=True, help_text="null: Accept-Language decides"
     )
     vacation = r.VacationStatusSerializer(help_text="your daily clocks' vacation (POST /api/me/vacation)")
+    muted = serializers.ListField(child=serializers.CharField(), help_text="the people whose chat lines you do not get")
 
 
 class ConfirmedSerializer(ObjectSerializer):

@@ -8,7 +8,10 @@ for its own user as /events projects them (games.viewers.projected), and sends t
 duplicate, because one lock orders every send of events and the cursor only moves forward with what was sent.
 A client's `move` goes through the same service as POST /moves and is answered with `move_result` (the HTTP
 error body when refused); its events come first, as for everyone else.
-`resync` answers the events after the seq the client names. Nothing a client sends can crash the socket: what
+`resync` answers the events after the seq the client names. `chat` writes a line of table talk (games/chat.py);
+each new line reaches every socket of the game that may read it as a `chat` message, in order (the socket reads
+the lines after its own chat cursor when the group says one was posted), and a line staff hid as `chat_hidden`.
+Nothing a client sends can crash the socket: what
 cannot be read gets an `error` message and changes nothing. An anonymous socket watches and never moves.
 """
 
@@ -24,7 +27,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import close_old_connections
 
-from games import clocks, log, presence, selectors, services, viewers
+from games import chat, clocks, log, presence, selectors, services, viewers
 from games.api.authentication import signed_in
 from games.api.serializers import MoveRequest
 from games.codec import move_from_dict
@@ -49,6 +52,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         self.user = self.scope.get("user") or AnonymousUser()
         self.cursor = self.wanted = 0  # the last seq sent; the last seq the game is known to have reached
+        self.chat_cursor = 0  # the last chat message id this socket has looked at
         self.lock = asyncio.Lock()
         self.pulling: asyncio.Task[None] | None = None
         self.joined = False
@@ -85,6 +89,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Listen before reading the state: a move committed meanwhile is then heard, never missed.
         await hub.join(self)
         self.joined = True
+        self.chat_cursor = await run_sync(chat.last_id, self.game_id)  # what came before: GET /chat
         if self.seat is not None:
             await announce(self.game_id, await presence.arrive(self.game_id, self.seat, self.channel_name))
         state: dict[str, Any] = await run_sync(self._state)
@@ -137,6 +142,26 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.presence_sent = message["seats"]
                 await self.send_json({"type": "presence", "seats": message["seats"]})
 
+    async def chat_changed(self, message: dict[str, Any]) -> None:
+        """A chat line was posted (send every line after this socket's chat cursor up to it that its viewer may
+        read, in order) or hidden (say so: its id only)."""
+        async with self.lock:
+            if not self.joined:
+                return
+            if message["type"] == "chat.hidden":
+                await self.send_json({"type": "chat_hidden", "id": message["id"]})
+                return
+            upto = int(message["id"])
+            if upto <= self.chat_cursor:
+                return
+            lines = await run_sync(self._chat_lines, self.chat_cursor, upto)
+            self.chat_cursor = upto
+            for line in lines:
+                await self.send_json({"type": "chat", **line.as_dict()})
+
+    def _chat_lines(self, after: int, upto: int) -> list[chat.Line]:
+        return chat.visible(selectors.game_row(self.game_id), viewer=self.user, after=after, upto=upto)
+
     # events: pulled from the database after the cursor, one pull at a time
 
     def wake(self, seq: int) -> None:
@@ -188,6 +213,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             message = messages.parse(text_data, bytes_data)
             if message["type"] == "move":
                 await self.move(message)
+            elif message["type"] == "chat":
+                await run_sync(self._post_chat, message)
             else:
                 await self.resync(messages.resync_after(message))
         except messages.Refused as refused:
@@ -238,6 +265,14 @@ class GameConsumer(AsyncWebsocketConsumer):
                 game, user=user, expected_seq=request.expected_seq, move=move_from_dict(request.move)
             )
         return played, game
+
+    def _post_chat(self, message: dict[str, Any]) -> None:
+        """Write a chat line (every socket of the game, this one too, then sends it); raises what refuses it."""
+        user = signed_in(self.user)  # an anonymous socket reads and never writes: NotAuthenticated
+        unknown = set(message) - {"type", "text", "channel"}
+        if unknown:
+            raise ServiceError("invalid", f"a chat message has text and channel only: {min(unknown)}?", field=min(unknown))
+        chat.post(selectors.game_row(self.game_id), user=user, text=message.get("text"), channel=message.get("channel"))
 
     async def resync(self, after: int) -> None:
         async with self.lock:

@@ -41,6 +41,8 @@ class Socket(Protocol):
 
     async def presence_changed(self, message: dict[str, Any]) -> None: ...
 
+    async def chat_changed(self, message: dict[str, Any]) -> None: ...
+
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -195,6 +197,9 @@ class Hub:
         elif message.get("type") == "presence.changed":
             for socket in list(self.games.get(game_id, ())):
                 self._keep(asyncio.get_running_loop().create_task(socket.presence_changed(message)))
+        elif message.get("type") in ("chat.posted", "chat.hidden"):  # a message's id (games/chat.py), never its text
+            for socket in list(self.games.get(game_id, ())):
+                self._keep(asyncio.get_running_loop().create_task(socket.chat_changed(message)))
 
     def _keep(self, task: asyncio.Task[None]) -> None:
         self.tasks.add(task)

@@ -1,9 +1,10 @@
 """What clients send over a game's socket, read as strictly as the HTTP API reads a body, and the error bodies.
 
 A message is one JSON text frame of at most `MAX_MESSAGE_BYTES` (the HTTP body limit) holding an object with a
-`type`: `move` (`expected_seq`, `move`: the body of POST /moves) or `resync` (`after`: the last seq the client
-has). Anything else is refused with the body HTTP would give (`invalid` naming the field, `too_large`), and a
-refused move carries exactly the HTTP error body (games/api/errors.py), with its HTTP status beside it.
+`type`: `move` (`expected_seq`, `move`: the body of POST /moves), `resync` (`after`: the last seq the client
+has) or `chat` (`text`, `channel`?: games/chat.py reads them). Anything else is refused with the body HTTP would
+give (`invalid` naming the field, `too_large`), and a refused move carries exactly the HTTP error body
+(games/api/errors.py), with its HTTP status beside it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ttr_server import limits, unavailable
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = limits.MAX_BODY_BYTES
-TYPES = ("move", "resync")
+TYPES = ("move", "resync", "chat")
 SERVER_ERROR = {"code": "server_error", "detail": "the server failed; nothing was changed"}
 
 

@@ -63,6 +63,7 @@ ALREADY_SEATED = (409, "already_seated")
 ALREADY_RESIGNED = (409, "already_resigned")
 NOT_FINISHED = (409, "not_finished")
 NOT_QUEUED = (404, "not_queued")
+SELF_MUTE = (409, "yourself")
 
 G = "/api/games/{game_id}"
 
@@ -162,6 +163,16 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (200,           200,           200,             200,             200,               200),
     ("GET", "/api/users/{username}", NONE):
         (200,           200,           200,             200,             200,               200),
+    # Table talk: anyone reads what their channels hold; a line at the table can be reported by anyone signed in
+    # who reads it; a mute is each person's own (of the creator here: the creator cannot mute themselves).
+    ("GET", G + "/chat", ACTIVE):
+        (200,           200,           200,             200,             200,               200),
+    ("POST", "/api/chat/{message_id}/report", ACTIVE):
+        (ANON,          200,           200,             200,             200,               200),
+    ("POST", "/api/users/{username}/mute", NONE):
+        (ANON,          200,           200,             SELF_MUTE,       200,               200),
+    ("DELETE", "/api/users/{username}/mute", NONE):
+        (ANON,          200,           200,             SELF_MUTE,       200,               200),
 }
 # fmt: on
 
@@ -286,6 +297,8 @@ def a_legal_move(game_id: str, role: str) -> dict[str, Any]:
 def request_for(world: World, method: str, path: str, role: str, game_id: str | None) -> tuple[str, dict[str, Any]]:
     """The address and a body (or query) valid for the operation, as this role would send it."""
     address = path.replace("{game_id}", game_id or "").replace("{username}", world.usernames["creator"])
+    if "{message_id}" in path:
+        address = address.replace("{message_id}", str(_a_table_line(game_id, world.usernames["creator"])))
     own = world.usernames.get(role, world.usernames["other"])  # anonymous asks with someone's credentials
     data: dict[str, Any] = {}
     if path in ("/api/auth/token", "/api/auth/login"):
@@ -324,6 +337,17 @@ def request_for(world: World, method: str, path: str, role: str, game_id: str | 
     elif path in ("/api/me/email/confirm", "/api/me/unsubscribe"):
         data = {"token": _mail_token(path, world.usernames["creator"])}
     return address, data
+
+
+def _a_table_line(game_id: str | None, username: str) -> int:
+    """The id of a line `username` (seated) wrote at the game's table."""
+    from django.contrib.auth import get_user_model
+
+    from games import chat
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    return chat.post(game, user=get_user_model().objects.get(username=username), text="well played").pk
 
 
 def _mail_token(path: str, username: str) -> str:

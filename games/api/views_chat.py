@@ -1,0 +1,69 @@
+"""Table talk (docs/API.md, Table talk and languages): a game's chat history, reports and mutes. Lines are written
+over the game's socket (games/realtime/consumer.py). Thin views, as in games/api/views.py."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import accounts, chat, selectors
+from games.api import queries as q
+from games.api import responses as r
+from games.api import serializers as s
+from games.api.authentication import signed_in
+from games.api.errors import error_responses
+from games.errors import ServiceError
+
+
+class ChatView(APIView):
+    @extend_schema(
+        parameters=[q.ChatQuery], responses={200: r.ChatLinesSerializer, **error_responses(400, 401, 404)},
+        description="The game's chat lines after `after` that you may read (the table; the spectators' channel "
+        "too when you have no seat), not hidden, none by a person you muted; at most 200, oldest first.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        after = q.parsed(q.ChatQuery, request).get("after", 0)
+        return Response({"results": [line.as_dict() for line in chat.visible(game, viewer=request.user, after=after)]})
+
+
+class ChatReportView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=s.ChatReportSerializer,
+        responses={200: r.ReportedSerializer, **error_responses(400, 401, 403, 404, 413, 415)},
+        description="Tell staff about a chat line you can read (once: a second report changes nothing).",
+    )
+    def post(self, request: Request, message_id: int) -> Response:
+        data = s.valid_body(s.ChatReportSerializer, request.data if request.data else {})
+        chat.report(message_id, reporter=signed_in(request.user), reason=data.get("reason", ""))
+        return Response({"reported": True})
+
+
+class MuteView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={200: r.MutedSerializer, **error_responses(400, 401, 403, 404)},
+        description="Stop receiving this person's chat lines, in every game (only you are affected).",
+    )
+    def post(self, request: Request, username: str) -> Response:
+        return self.mute(request, username, on=True)
+
+    @extend_schema(
+        request=None, responses={200: r.MutedSerializer, **error_responses(400, 401, 403, 404)},
+        description="Receive this person's chat lines again.",
+    )
+    def delete(self, request: Request, username: str) -> Response:
+        return self.mute(request, username, on=False)
+
+    def mute(self, request: Request, username: str, *, on: bool) -> Response:
+        other = accounts.user_named(username)
+        if other is None:
+            raise ServiceError("not_found", f"nobody is called {username}", status=404)
+        chat.mute(signed_in(request.user), other, on=on)
+        return Response({"username": other.username, "muted": on})

@@ -1,0 +1,166 @@
+"""Languages in the browser (issue #23): the page's plural forms are the language's own (frontend/i18n.js's tn over
+Intl.PluralRules), the header's selector switches the whole header and <html lang>, a signed-in person's choice is
+their account's, and a visitor's browser languages (Accept-Language) pick the page's language."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[test]')")
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import page_errors
+from tests.browser.test_edges import call, register, signed_in
+
+LOCALES = Path(__file__).resolve().parents[2] / "frontend" / "locales"
+COUNTS = [1, 2, 5, 22, 101]
+FORMS = {
+    "cs": {
+        "cards": ["1 karta", "2 karty", "5 karet", "22 karet", "101 karet"],
+        "points": ["1 bod", "2 body", "5 bodů", "22 bodů", "101 bodů"],
+        "trains": ["1 vagónek", "2 vagónky", "5 vagónků", "22 vagónků", "101 vagónků"],
+        "tickets": ["1 vlaková linka", "2 vlakové linky", "5 vlakových linek", "22 vlakových linek", "101 vlakových linek"],
+    },
+    "pl": {
+        "cards": ["1 karta", "2 karty", "5 kart", "22 karty", "101 kart"],
+        "points": ["1 punkt", "2 punkty", "5 punktów", "22 punkty", "101 punktów"],
+        "trains": ["1 wagonik", "2 wagoniki", "5 wagoników", "22 wagoniki", "101 wagoników"],
+        "tickets": ["1 bilet", "2 bilety", "5 biletów", "22 bilety", "101 biletów"],
+    },
+    "ro": {
+        "cards": ["1 carte", "2 cărți", "5 cărți", "22 de cărți", "101 cărți"],
+        "points": ["1 punct", "2 puncte", "5 puncte", "22 de puncte", "101 puncte"],
+        "trains": ["1 vagon", "2 vagoane", "5 vagoane", "22 de vagoane", "101 vagoane"],
+        "tickets": ["1 bilet de destinație", "2 bilete de destinație", "5 bilete de destinație",
+                    "22 de bilete de destinație", "101 bilete de destinație"],
+    },
+}
+LOCALE_OF = {"cs": "cs-CZ", "pl": "pl-PL", "ro": "ro-RO"}
+
+# tn() of each key for each count, as the page computes it (the page's own i18n.js module, already loaded).
+PLURALS_IN_PAGE = """async ([keys, counts]) => {
+  const { tn, language } = await import("/static/i18n.js");
+  return { language: language(), forms: Object.fromEntries(keys.map((k) => [k, counts.map((n) => tn(k, n))])) };
+}"""
+
+
+def opened(page: Page, url: str, language: str) -> None:
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("#page h1")).to_be_visible()
+
+
+@pytest.mark.parametrize("language", ["cs", "pl", "ro"])
+def test_the_page_picks_each_languages_plural_forms(contexts, base_url, language: str):
+    page = contexts(locale=LOCALE_OF[language]).new_page()
+    errors = page_errors(page)
+    opened(page, base_url, language)
+    said = page.evaluate(PLURALS_IN_PAGE, [list(FORMS[language]), COUNTS])
+    assert said["language"] == language
+    assert said["forms"] == FORMS[language]
+    assert not errors, errors
+
+
+def test_every_catalogues_plural_entries_name_the_browsers_categories(contexts, base_url):
+    """The categories of each plural entry are those Intl.PluralRules names for the language, in this browser."""
+    page = contexts().new_page()
+    opened(page, base_url, "en")
+    script = "(cs) => Object.fromEntries(cs.map((c) => [c, new Intl.PluralRules(c).resolvedOptions().pluralCategories]))"
+
+    categories = {code: sorted(names) for code, names in page.evaluate(script, ["en", "cs", "ro", "pl", "hu", "fi"]).items()}
+    assert categories["cs"] == ["few", "many", "one", "other"] and categories["ro"] == ["few", "one", "other"]
+    for code, wanted in categories.items():
+        words = json.loads((LOCALES / f"{code}.json").read_text(encoding="utf-8"))
+        plurals = {key: sorted(value) for key, value in words.items() if isinstance(value, dict)}
+        assert plurals and all(forms == wanted for forms in plurals.values()), (code, plurals)
+
+
+def test_the_header_selector_switches_to_finnish_and_sets_the_html_lang(contexts, base_url):
+    page = contexts(locale="en-US").new_page()
+    errors = page_errors(page)
+    opened(page, base_url, "en")
+    expect(page.locator("#who")).to_have_text("Sign in")
+    selector = page.locator("header.top select[name=language]")
+    expect(selector.locator("option")).to_have_text(["English", "Čeština", "Română", "Polski", "Magyar", "Suomi"])
+    expect(selector).to_have_value("en")
+
+    selector.select_option("fi")
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    expect(page.locator("#who")).to_have_text("Kirjaudu sisään")
+    expect(page.locator("header.top nav > a[href='/']")).to_have_text("Aula")
+    expect(page.locator("header.top nav > a[href='/leaderboard']")).to_have_text("Tulostaulu")
+    expect(page.locator("#page h1")).to_have_text("Aula")
+    expect(page.locator("header.top select[name=language]")).to_have_value("fi")
+    assert page.title() == "Aula · Ticket to Ride"
+
+    page.goto(f"{base_url}/leaderboard")  # the choice stays with this browser, on every page
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    expect(page.locator("#page h1")).to_have_text("Tulostaulu: Eurooppa")
+    assert not errors, errors
+
+
+def test_a_signed_in_persons_choice_is_their_accounts_wherever_they_sign_in(contexts, base_url):
+    name, token = register(base_url)
+    page = contexts(locale="en-US").new_page()
+    errors = page_errors(page)
+    signed_in(page, base_url, name, token)
+    opened(page, base_url, "en")
+    page.locator("header.top select[name=language]").select_option("pl")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(page.locator("#who")).to_contain_text("Ustawienia")
+    assert call(base_url, token, "GET", "/me")["language"] == "pl"
+
+    elsewhere = contexts(locale="fi-FI").new_page()  # another browser, whose own languages say Finnish
+    signed_in(elsewhere, base_url, name, token)
+    opened(elsewhere, base_url, "pl")
+    expect(elsewhere.locator("#who")).to_contain_text("Wyloguj się")
+
+    # The settings page: "as my browser says" takes the account's language away; this browser's is English.
+    page.goto(f"{base_url}/me")
+    choice = page.locator("section.language select")
+    expect(choice).to_have_value("pl")
+    choice.select_option("")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("section.language select")).to_have_value("")
+    assert call(base_url, token, "GET", "/me")["language"] is None
+    assert not errors, errors
+
+
+def test_a_signed_out_visitor_whose_browser_asks_for_czech_gets_czech(contexts, base_url):
+    page = contexts(locale="cs-CZ").new_page()
+    errors = page_errors(page)
+    requests: list[Any] = []
+    page.on("request", lambda request: requests.append(request))
+    opened(page, base_url, "cs")
+    assert page.evaluate("navigator.languages")[0] == "cs-CZ"
+    assert requests[0].headers.get("accept-language", "").startswith("cs-CZ")
+    expect(page.locator("#who")).to_have_text("Přihlásit se")
+    expect(page.locator("#page h1")).to_have_text("Herna")
+    expect(page.locator("header.top select[name=language]")).to_have_value("cs")
+    expect(page.locator(".games-open h2")).to_contain_text("Otevřené hry")
+    formatted = page.evaluate("""async () => {
+      const { number, date, relativeTime, t, tParts } = await import("/static/i18n.js");
+      const link = document.createElement("a");
+      return [number(1234.5), date("2026-11-26T10:00:00Z", { dateStyle: "long", timeZone: "UTC" }),
+        relativeTime(Date.now() + 3 * 3600 * 1000 + 5000), relativeTime(Date.now() - 86400 * 1000),
+        t("turn.theirs", { name: "ada" }), t("no.such.key"), tParts("lobby.sign_in_first", { signin: link }).length];
+    }""")
+    assert formatted == ["1\u00a0234,5", "26. listopadu 2026", "za 3 hodiny", "včera", "Na tahu je ada", "no.such.key", 3]
+    assert not errors, errors
+    # The catalogues are plain static files: no build step stands between the JSON and the page.
+    assert httpx.get(f"{base_url}/static/locales/cs.json").json()["turn.yours"] == "Jste na tahu"
+
+
+def test_an_unknown_browser_language_gets_english(contexts, base_url):
+    page = contexts(locale="de-DE").new_page()
+    opened(page, base_url, "en")
+    expect(page.locator("#page h1")).to_have_text("Lobby")
+    name = f"nobody-{uuid.uuid4().hex[:6]}"
+    page.goto(f"{base_url}/users/{name}")
+    expect(page.locator("#page .error")).to_have_text("There is no player by this name.")
