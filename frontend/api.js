@@ -1,4 +1,6 @@
 // The public HTTP API (docs/API.md), with the token kept in localStorage.
+import { language, t } from "./i18n.js";
+
 const TOKEN = "ttr.token";
 const USER = "ttr.user";
 const EXPIRED = "ttr.expired";
@@ -28,15 +30,25 @@ export class ApiError extends Error {
     this.status = status;
     this.body = body;
   }
-  // The sentence shown to the player: the rule ID and the server's own text.
+  // The sentence shown to the player. Signed out: says so. In English: the server's own text, and the rule's ID
+  // ("route taken (rule C-DBL-1)"). In another language the server's text (English) gives way to a sentence in the
+  // reader's words for the common codes (api.code.<code>), else to the explanation of the rule that refused it
+  // (rule.<ID>), else it is quoted; the rule's ID before it ("Pravidlo C-DBL-1: …").
   get text() {
-    if (this.body.code === "authentication_failed" || this.body.code === "not_authenticated") {
-      return "Your session has expired or you are signed out: sign in again.";
-    }
-    const rule = this.body.rule ? ` (rule ${this.body.rule})` : "";
-    return `${this.body.detail || this.message}${rule}`;
+    const { code, rule } = this.body;
+    if (code === "authentication_failed" || code === "not_authenticated") return t(`api.code.${code}`);
+    const detail = this.body.detail || this.message;
+    if (language() === "en") return `${detail}${rule ? ` (rule ${rule})` : ""}`;
+    const explained = rule && known(`rule.${rule}`) ? t(`rule.${rule}`) : null;
+    const said = CODES.includes(code) ? t(`api.code.${code}`, { detail }) : explained || t("api.refused", { detail });
+    return rule ? t("api.rule", { rule, text: said }) : said;
   }
 }
+
+// The refusals told in the reader's words (api.code.<code>): the common ones; others by their rule, or quoted.
+const CODES = ["not_authenticated", "authentication_failed", "not_your_turn", "stale_seq", "throttled", "rate_limited",
+  "unavailable", "invalid", "bad_credentials", "username_taken", "not_found", "game_full", "seat_taken", "already_seated"];
+const known = (key) => t(key) !== key;
 
 async function api(method, path, body) {
   const headers = { Accept: "application/json" };

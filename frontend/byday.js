@@ -7,9 +7,11 @@
 import { h, mount } from "./dom.js";
 import { clientSeed, get, post, session, ApiError, errorText } from "./api.js";
 import { onNotification } from "./inbox.js";
+import { language, t, tParts } from "./i18n.js";
 
 const REMATCH_POLL_MS = 5000;
 const same = (a, b) => (a || "").toLowerCase() === (b || "").toLowerCase();
+const names = (list) => new Intl.ListFormat(language(), { type: "conjunction" }).format(list); // "ann, bob and cat"
 
 // ---- invitations
 // Takes the seat an invitation link offers: {problem: sentence|null}, or {away: true} when the person must sign in
@@ -34,16 +36,11 @@ export async function acceptInvite(id) {
   }
 }
 
+const PROBLEMS = ["invite_used", "game_full", "not_open", "invite_invalid", "seat_taken"]; // byday.invite.<code>
+
 function inviteProblem(err) {
   const code = err instanceof ApiError ? err.body.code : null;
-  const words = {
-    invite_used: "This invitation has already been used: each link seats one person. Ask the game's creator for a new one.",
-    game_full: "This game has no free seat left, so the invitation cannot seat you.",
-    not_open: "This game has already started, so the invitation cannot seat you.",
-    invite_invalid: "This invitation link is not valid for this game: check that it was copied whole.",
-    seat_taken: "The seat this invitation was for is taken.",
-  };
-  return words[code] || `The invitation did not work: ${errorText(err)}`;
+  return PROBLEMS.includes(code) ? t(`byday.invite.${code}`) : t("byday.invite.failed", { problem: errorText(err) });
 }
 
 // The creator's panel while a private game is open: the link (a copy button) and invitations by username.
@@ -51,16 +48,17 @@ function inviteProblem(err) {
 export class InvitePanel {
   constructor(gameId) {
     this.gameId = gameId;
-    this.link = h("input.invite-link", { type: "text", readonly: true, "aria-label": "Invitation link",
+    this.link = h("input.invite-link", { type: "text", readonly: true, "aria-label": t("byday.invite_link"),
       onfocus: (e) => e.target.select() });
     this.copied = h("span.muted", { role: "status" });
     this.sent = h("p", { role: "status" });
     this.name = h("input", { name: "username", autocomplete: "off", required: true, maxlength: 24 });
-    this.element = h("div.invite", {}, h("h3", {}, "Invite players"),
-      h("p", {}, "This game is private: it is not listed in the lobby. Anyone with this link takes a seat (once):"),
-      h("p.invite-row", {}, this.link, h("button", { type: "button", "data-action": "copy-invite", onclick: () => this.copy() }, "Copy link"), this.copied),
+    this.element = h("div.invite", {}, h("h3", {}, t("byday.invite_players")),
+      h("p", {}, t("byday.private")),
+      h("p.invite-row", {}, this.link, h("button", { type: "button", "data-action": "copy-invite", onclick: () => this.copy() }, t("byday.copy_link")), this.copied),
       h("form.invite-user", { onsubmit: (e) => { e.preventDefault(); this.invite(); } },
-        h("label", {}, "Invite by username ", this.name), " ", h("button", { type: "submit", "data-action": "invite-user" }, "Invite")),
+        h("label", {}, `${t("byday.invite_by_name")} `, this.name), " ",
+        h("button", { type: "submit", "data-action": "invite-user" }, t("byday.invite"))),
       this.sent);
   }
 
@@ -74,10 +72,10 @@ export class InvitePanel {
   async copy() {
     try {
       await navigator.clipboard.writeText(this.link.value);
-      this.copied.textContent = " Copied.";
+      this.copied.textContent = ` ${t("byday.copied")}`;
     } catch {
       this.link.select(); // no clipboard here (an insecure page, or refused): selected, for Ctrl+C
-      this.copied.textContent = " Selected: press Ctrl+C to copy.";
+      this.copied.textContent = ` ${t("byday.selected")}`;
     }
   }
 
@@ -86,7 +84,7 @@ export class InvitePanel {
     this.sent.className = "";
     try {
       const answer = await post(`/games/${this.gameId}/invite`, { username: name });
-      this.sent.textContent = `Invitation sent to ${answer.username}: they find it in their inbox.`;
+      this.sent.textContent = t("byday.invitation_sent", { name: answer.username });
       this.name.value = "";
     } catch (err) {
       this.sent.className = "error";
@@ -118,23 +116,25 @@ export class Rematch {
     const player = this.game.mySeat !== null && this.people.some((u) => same(u, session.user));
     const error = this.error ? h("p.error", { role: "alert" }, this.error) : null;
     if (offer?.game) {
-      return mount(this.element, h("h2", {}, "Rematch"), h("p", {}, "The rematch has started: ",
-        h("a.rematch-link", { href: `/games/${offer.game}` }, "go to the rematch"), "."));
+      return mount(this.element, h("h2", {}, t("byday.rematch")), h("p", {}, tParts("byday.rematch_started",
+        { link: h("a.rematch-link", { href: `/games/${offer.game}` }, t("byday.rematch_go")) })));
     }
     if (!player) {
-      return offer ? mount(this.element, h("h2", {}, "Rematch"), h("p.muted", {}, `${offer.by} offers a rematch.`)) : mount(this.element);
+      return offer ? mount(this.element, h("h2", {}, t("byday.rematch")), h("p.muted", {}, t("byday.offers", { name: offer.by })))
+        : mount(this.element);
     }
     const button = (text) => h("button.primary", { type: "button", "data-action": "rematch", disabled: this.busy, onclick: () => this.press() }, text);
     if (!offer) {
-      return mount(this.element, h("h2", {}, "Rematch"), h("p", {}, "Play again: same map, same seats and bots, the next player begins."),
-        button("Offer a rematch"), error);
+      return mount(this.element, h("h2", {}, t("byday.rematch")), h("p", {}, t("byday.play_again")),
+        button(t("byday.offer")), error);
     }
     const missing = this.people.filter((u) => !this.accepted.some((a) => same(a, u)));
-    return mount(this.element, h("h2", {}, "Rematch"),
-      h("p", {}, same(offer.by, session.user) ? "You offered a rematch." : `${offer.by} offers a rematch.`),
-      h("p.accepted", { "data-accepted": this.accepted.join(",") }, `Accepted by: ${this.accepted.join(", ")}.`),
-      missing.length ? h("p.muted", {}, `Waiting for: ${missing.map((u) => (same(u, session.user) ? "you" : u)).join(", ")}.`) : null,
-      this.mine ? null : button("Accept the rematch"), error);
+    return mount(this.element, h("h2", {}, t("byday.rematch")),
+      h("p", {}, same(offer.by, session.user) ? t("byday.you_offered") : t("byday.offers", { name: offer.by })),
+      h("p.accepted", { "data-accepted": this.accepted.join(",") }, t("byday.accepted_by", { names: names(this.accepted) })),
+      missing.length ? h("p.muted", {}, t("byday.waiting_for", { names: names(missing.map((u) => (same(u, session.user) ? t("byday.you") : u))) }))
+        : null,
+      this.mine ? null : button(t("byday.accept")), error);
   }
 
   async press() {
@@ -172,7 +172,7 @@ export class Rematch {
   }
 
   go(id) {
-    mount(this.element, h("h2", {}, "Rematch"), h("p", { role: "status" }, "The rematch is ready: opening it…"));
+    mount(this.element, h("h2", {}, t("byday.rematch")), h("p", { role: "status" }, t("byday.opening")));
     location.href = `/games/${id}`;
   }
 }

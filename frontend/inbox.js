@@ -12,7 +12,7 @@
 // sends me no notification, but may end my turn). Pages hear notifications as `ttr:notification` events.
 import { h, mount } from "./dom.js";
 import { get, post, session, errorText } from "./api.js";
-import { agoText, plural } from "./words.js";
+import { date, language, number, relativeTime, t, tn } from "./i18n.js";
 
 const LOCK = "ttr.inbox";
 const TAB = Math.random().toString(36).slice(2);
@@ -189,7 +189,7 @@ function announce(notification) {
 function desktopNotice(n) {
   if (!("Notification" in window) || Notification.permission !== "granted") return;
   if (!document.hidden || [...visibleTabs.values()].some(Boolean)) return;
-  const notice = new Notification("Ticket to Ride", { body: n.text, tag: `ttr-${n.id}` });
+  const notice = new Notification("Ticket to Ride", { body: notificationText(n), tag: `ttr-${n.id}` });
   notice.onclick = () => {
     window.focus();
     if (n.game) location.href = gameLink(n);
@@ -207,24 +207,24 @@ function draw() {
   const unread = counts.unread || 0;
   const turns = counts.your_turn || 0;
   if (!button || !holder.contains(button)) {
-    panel = panel || h("div.inbox-panel", { id: "inbox-panel", hidden: true, role: "region", "aria-label": "Notifications" });
+    panel = panel || h("div.inbox-panel", { id: "inbox-panel", hidden: true, role: "region", "aria-label": t("inbox.notifications") });
     button = button || h("button.inbox-button", { type: "button", "aria-expanded": "false", "aria-controls": "inbox-panel",
       onclick: () => togglePanel() });
     turnLink = turnLink || h("a.your-turn", { href: "/#my-games" });
     mount(holder, turnLink, button, panel);
   }
-  button.setAttribute("aria-label", unread ? `Inbox, ${unread} unread` : "Inbox");
-  mount(button, "Inbox", unread ? h("span.badge.unread", { "data-count": unread, "aria-hidden": "true" }, unread) : null);
+  button.setAttribute("aria-label", unread ? tn("inbox.button_unread", unread) : t("inbox.button"));
+  mount(button, t("inbox.button"), unread ? h("span.badge.unread", { "data-count": unread, "aria-hidden": "true" }, unread) : null);
   turnLink.hidden = !turns;
   turnLink.dataset.count = turns;
-  turnLink.textContent = `Your turn in ${plural(turns, "game")}`;
+  turnLink.textContent = tn("inbox.your_turn_in", turns);
 }
 
 function togglePanel(open = panel.hidden) {
   panel.hidden = !open;
   button.setAttribute("aria-expanded", String(open));
   if (!open) return;
-  mount(panel, h("p.muted", {}, "Loading…"));
+  mount(panel, h("p.muted", {}, t("common.loading")));
   fillPanel();
   document.addEventListener("keydown", closeOnEscape);
   setTimeout(() => document.addEventListener("click", closeOutside), 0);
@@ -251,16 +251,63 @@ async function fillPanel() {
   try { list = (await get("/notifications")).results; }
   catch (err) { return mount(panel, h("p.error", { role: "alert" }, errorText(err))); }
   const error = h("p.error", { role: "alert" });
-  mount(panel, h("div.inbox-head", {}, h("h2", {}, "Notifications"),
+  mount(panel, h("div.inbox-head", {}, h("h2", {}, t("inbox.notifications")),
     h("button", { type: "button", "data-action": "read-all", disabled: !list.some((n) => !n.read),
-      onclick: () => markRead({ all: true }, error) }, "Mark all read")),
+      onclick: () => markRead({ all: true }, error) }, t("inbox.mark_all_read"))),
   error, desktopOffer(),
   list.length ? h("ul.notifications", {}, list.map((n) => h(`li${n.read ? "" : ".unread"}`, { "data-notification": n.id, "data-kind": n.kind },
-    n.game ? h("a", { href: gameLink(n), onclick: (e) => openOne(e, n) }, n.text) : h("span", {}, n.text),
-    h("span.muted.when", {}, ` · ${agoText(n.at)}`))))
-    : h("p.muted", {}, "Nothing yet: you hear here when it is your move, when a game forms, and of invitations."),
-  h("p.inbox-foot", {}, h("a", { href: "/me" }, "Settings: e-mail, vacation")));
+    n.game ? h("a", { href: gameLink(n), onclick: (e) => openOne(e, n) }, notificationText(n)) : h("span", {}, notificationText(n)),
+    h("span.muted.when", {}, " · ", h("time", { datetime: n.at, title: date(n.at) }, when(n.at))))))
+    : h("p.muted", {}, t("inbox.empty")),
+  h("p.inbox-foot", {}, h("a", { href: "/me" }, t("inbox.settings"))));
 }
+
+// When a notification came: "5 minutes ago" within the day, else its date ("26 Nov 2026, 10:00").
+function when(at) {
+  const then = Math.min(new Date(at).getTime(), Date.now()); // a clock a little ahead of ours says "now", not "in 2 seconds"
+  return Date.now() - then < 86400 * 1000 ? relativeTime(then) : date(at);
+}
+
+// ---- a notification in the reader's words
+// The server stores a notification's text in English. In English it is shown as it is; in another language it is
+// told again from its kind and data (the sentences of the e-mails, games/templates/mail/notification.txt), and
+// from what the English text says of the map ("Europe", "USA") and the number of players, which the data lacks.
+// A kind not known here, or a text naming no map, is shown as it is.
+export function notificationText(n) {
+  if (language() === "en") return n.text;
+  const text = String(n.text || "");
+  const map = /\bUSA\b/.test(text) ? t("map.usa") : /\bEurope\b/.test(text) ? t("map.europe") : null;
+  if (!map) return text;
+  const d = n.data || {};
+  const players = Number((text.match(/(\d+)-player\b/) || text.match(/\bof (\d+) with\b/) || [])[1]) || null;
+  switch (n.kind) {
+    case "your_turn":
+      return t(/choose your tickets/i.test(text) ? "inbox.n.your_turn_tickets" : "inbox.n.your_turn", { map });
+    case "game_formed":
+      return t(/\brematch\b/.test(text) ? "inbox.n.rematch_formed" : "inbox.n.game_formed", { map });
+    case "invitation":
+      if (d.by && players) return tn("inbox.n.invitation", players, { by: d.by, map });
+      return d.by ? t("inbox.n.invitation_by", { by: d.by, map }) : t("inbox.n.invitation_plain", { map });
+    case "rematch_offered":
+      return d.by ? t("inbox.n.rematch_offered", { by: d.by, map }) : t("inbox.n.rematch_offered_plain", { map });
+    case "game_ended": {
+      const over = typeof d.place === "number" && typeof d.points === "number" && players
+        ? tn("inbox.n.game_ended", d.points, { map, place: number(d.place), players: number(players) })
+        : t("inbox.n.game_ended_plain", { map });
+      const rated = typeof d.rating_before === "number" && typeof d.rating_after === "number";
+      return rated ? `${over} ${t("inbox.n.rating", { before: decimal(d.rating_before), after: decimal(d.rating_after) })}` : over;
+    }
+    case "clock_running_out": {
+      const deadline = d.deadline ? new Date(d.deadline) : null;
+      if (!deadline || Number.isNaN(deadline.getTime())) return t("inbox.n.clock_plain", { map });
+      return deadline > Date.now() ? t("inbox.n.clock", { map, when: relativeTime(deadline) })
+        : t("inbox.n.clock_past", { map, date: date(deadline) });
+    }
+    default: return text;
+  }
+}
+
+const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 async function markRead(body, error) {
   try {
@@ -289,10 +336,10 @@ async function openOne(event, n) {
 // made without a gesture, and it would be rude anyway).
 function desktopOffer() {
   if (!("Notification" in window)) return null;
-  if (Notification.permission === "granted") return h("p.muted.desktop", {}, "Desktop notifications are on (shown while this site is out of view).");
-  if (Notification.permission === "denied") return h("p.muted.desktop", {}, "Desktop notifications are blocked in this browser's settings.");
+  if (Notification.permission === "granted") return h("p.muted.desktop", {}, t("inbox.desktop_on"));
+  if (Notification.permission === "denied") return h("p.muted.desktop", {}, t("inbox.desktop_blocked"));
   return h("p.desktop", {}, h("button", { type: "button", "data-action": "desktop-notifications", onclick: async () => {
     await Notification.requestPermission();
     fillPanel();
-  } }, "Enable desktop notifications"));
+  } }, t("inbox.desktop_enable")));
 }

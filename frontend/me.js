@@ -4,16 +4,19 @@
 // makes its one call and says what happened.
 import { h, mount } from "./dom.js";
 import { get, post, patch, session, ApiError, errorText } from "./api.js";
-import { NOTIFICATION_KINDS, plural, timeLeftText } from "./words.js";
-import { LANGUAGES, chooseLanguage, t } from "./i18n.js";
+import { LANGUAGES, chooseLanguage, date, relativeTime, t, tParts, tn } from "./i18n.js";
 
 const MAX_VACATION_DAYS = 30;
+// The kinds of notification (games.models.NOTIFICATION_KINDS), each named by me.kind.<kind>: "it is my move", the end
+// of "e-mail me when …".
+const KINDS = ["your_turn", "clock_running_out", "game_formed", "invitation", "rematch_offered", "game_ended"];
+const kindWords = (kind) => (KINDS.includes(kind) ? t(`me.kind.${kind}`) : kind);
 
 export async function mePage(page) {
-  if (!session.user) return signInFirst(page, "Settings", "to see your settings");
+  if (!session.user) return signInFirst(page, t("me.settings"), "me.sign_in_to_see");
   const me = await get("/me");
   if (!me.vacation) me.vacation = await get("/me/vacation").catch(() => null); // (older servers: not in /me)
-  mount(page, h("h1", {}, `Settings: ${me.username}`), emailSection(me, page), notifySection(me), vacationSection(me, page),
+  mount(page, h("h1", {}, t("me.title", { name: me.username })), emailSection(me, page), notifySection(me), vacationSection(me, page),
     languageSection(me));
 }
 
@@ -32,11 +35,11 @@ function languageSection(me) {
 function emailSection(me, page) {
   const error = h("p.error", { role: "alert" });
   const address = h("input", { type: "email", name: "email", autocomplete: "email", value: me.email_pending || me.email || "" });
-  return h("section.card-box.email", {}, h("h2", {}, "E-mail"),
-    me.email ? h("p", { "data-state": "confirmed" }, "Notifications you choose below are e-mailed to ", h("strong", {}, me.email), ".")
-      : h("p.muted", { "data-state": "none" }, "No confirmed address: notifications stay in the inbox."),
-    me.email_pending ? h("p.pending", { "data-state": "pending" }, h("strong", {}, me.email_pending),
-      " waits for confirmation: open the link sent to it.") : null,
+  return h("section.card-box.email", {}, h("h2", {}, t("me.email")),
+    me.email ? h("p", { "data-state": "confirmed" }, tParts("me.email_confirmed", { email: h("strong", {}, me.email) }))
+      : h("p.muted", { "data-state": "none" }, t("me.email_none")),
+    me.email_pending ? h("p.pending", { "data-state": "pending" },
+      tParts("me.email_pending", { email: h("strong", {}, me.email_pending) })) : null,
     h("form.inline", { onsubmit: async (e) => {
       e.preventDefault();
       error.textContent = "";
@@ -44,19 +47,20 @@ function emailSection(me, page) {
         await patch("/me", { email: address.value.trim() });
         await mePage(page);
       } catch (err) { error.textContent = errorText(err); }
-    } }, h("label", {}, "E-mail address", address), h("button.primary", { type: "submit" }, "Save address"), error));
+    } }, h("label", {}, t("me.email_address"), address), h("button.primary", { type: "submit" }, t("me.save_address")), error));
 }
 
 function notifySection(me) {
   const said = h("p.muted", { role: "status" });
-  const boxes = NOTIFICATION_KINDS.map(([kind, words]) => {
+  const boxes = KINDS.map((kind) => {
+    const words = kindWords(kind);
     const box = h("input", { type: "checkbox", name: kind, "data-kind": kind, checked: me.notify?.[kind] !== false });
     box.addEventListener("change", async () => {
       said.textContent = "";
       said.className = "muted";
       try {
         await patch("/me", { notify: { [kind]: box.checked } });
-        said.textContent = `Saved: ${box.checked ? "e-mail" : "no e-mail"} when ${words}.`;
+        said.textContent = t(box.checked ? "me.saved_mail" : "me.saved_no_mail", { what: words });
       } catch (err) {
         box.checked = !box.checked;
         said.className = "error";
@@ -65,8 +69,8 @@ function notifySection(me) {
     });
     return h("li", {}, h("label", {}, box, ` ${words}`));
   });
-  return h("section.card-box.notify", {}, h("h2", {}, "E-mail me when"),
-    me.email ? null : h("p.muted", {}, "(once your address is confirmed; the inbox tells you everything either way)"),
+  return h("section.card-box.notify", {}, h("h2", {}, t("me.notify_title")),
+    me.email ? null : h("p.muted", {}, t("me.notify_unconfirmed")),
     h("ul.plain", {}, boxes), said);
 }
 
@@ -76,11 +80,11 @@ function vacationSection(me, page) {
   const error = h("p.error", { role: "alert" });
   const most = Math.min(MAX_VACATION_DAYS, vacation.days_left);
   const days = h("input", { type: "number", name: "days", min: 1, max: Math.max(1, most), value: Math.max(1, Math.min(7, most)) });
-  return h("section.card-box.vacation", {}, h("h2", {}, "Vacation"),
-    h("p", {}, "While you are on vacation, the clocks of your daily games stand still."),
-    away ? h("p.on-vacation", {}, h("strong", {}, `On vacation until ${new Date(vacation.until).toLocaleString()}`),
-      ` (${timeLeftText(vacation.until)} from now).`) : null,
-    h("p.days-left", { "data-days-left": vacation.days_left }, `You have ${plural(vacation.days_left, "vacation day")} left.`),
+  return h("section.card-box.vacation", {}, h("h2", {}, t("me.vacation")),
+    h("p", {}, t("me.vacation_intro")),
+    away ? h("p.on-vacation", {}, h("strong", {}, t("me.vacation_until", { date: date(vacation.until) })),
+      ` (${relativeTime(vacation.until)}).`) : null,
+    h("p.days-left", { "data-days-left": vacation.days_left }, tn("me.days_left", vacation.days_left)),
     most > 0 ? h("form.inline", { onsubmit: async (e) => {
       e.preventDefault();
       error.textContent = "";
@@ -88,46 +92,47 @@ function vacationSection(me, page) {
         await post("/me/vacation", { days: Number(days.value) });
         await mePage(page);
       } catch (err) { error.textContent = errorText(err); }
-    } }, h("label", {}, "Days", days), h("button.primary", { type: "submit" }, away ? "Add vacation days" : "Start vacation"), error)
+    } }, h("label", {}, t("me.days"), days),
+    h("button.primary", { type: "submit" }, t(away ? "me.add_vacation" : "me.start_vacation")), error)
       : null);
 }
 
 // /confirm-email?token=: the link mailed to a new address.
 export async function confirmEmailPage(page) {
-  await linkPage(page, "E-mail address", "/me/email/confirm", (answer) =>
-    [h("p.done", {}, "Your e-mail address ", h("strong", {}, answer.email), " is confirmed: the notifications you choose are sent there."),
-      h("p", {}, h("a", { href: "/me" }, "Choose which ones"))]);
+  await linkPage(page, t("me.email_address"), "/me/email/confirm", (answer) =>
+    [h("p.done", {}, tParts("me.confirmed", { email: h("strong", {}, answer.email) })),
+      h("p", {}, h("a", { href: "/me" }, t("me.choose_which")))]);
 }
 
 // /unsubscribe?token=: the link at the foot of every e-mail (one kind of notification).
 export async function unsubscribePage(page) {
-  const words = Object.fromEntries(NOTIFICATION_KINDS);
-  await linkPage(page, "Unsubscribe", "/me/unsubscribe", (answer) =>
-    [h("p.done", {}, `You will no longer get an e-mail when ${words[answer.kind] || answer.kind}.`),
-      h("p", {}, h("a", { href: "/me" }, "Change this or other e-mails in your settings"))]);
+  await linkPage(page, t("me.unsubscribe"), "/me/unsubscribe", (answer) =>
+    [h("p.done", {}, t("me.unsubscribed", { what: kindWords(answer.kind) })),
+      h("p", {}, h("a", { href: "/me" }, t("me.change_mails")))]);
 }
 
 async function linkPage(page, title, path, said) {
   const token = new URLSearchParams(location.search).get("token");
-  mount(page, h("h1", {}, title), h("p.muted", { role: "status" }, "One moment…"));
-  if (!token) return mount(page, h("h1", {}, title), h("p.error", { role: "alert" }, "This link has no token: open the whole link from the e-mail."));
+  mount(page, h("h1", {}, title), h("p.muted", { role: "status" }, t("me.one_moment")));
+  if (!token) return mount(page, h("h1", {}, title), h("p.error", { role: "alert" }, t("me.no_token")));
   try {
     mount(page, h("h1", {}, title), said(await post(path, { token })));
   } catch (err) {
     const signedOut = err instanceof ApiError && [401, 403].includes(err.status) && !session.user;
-    mount(page, h("h1", {}, title), h("p.error", { role: "alert" }, signedOut ? "Sign in first, then this link works." : linkProblem(err)),
-      signedOut ? h("p", {}, h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in")) : null);
+    mount(page, h("h1", {}, title), h("p.error", { role: "alert" }, signedOut ? t("me.sign_in_first") : linkProblem(err)),
+      signedOut ? h("p", {}, h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, t("me.sign_in"))) : null);
   }
 }
 
 function linkProblem(err) {
   if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
-    return `This link does not work (${err.text}). It may be old or already used: the newest e-mail has a good one.`;
+    return t("me.link_broken", { problem: err.text });
   }
   return errorText(err);
 }
 
+// `why`: a key whose {signin} is the link ("{signin} to see your settings.").
 function signInFirst(page, title, why) {
-  mount(page, h("h1", {}, title), h("p.card-box", {},
-    h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, "Sign in"), ` ${why}.`));
+  const link = h("a", { href: `/signin?next=${encodeURIComponent(location.pathname + location.search)}` }, t("me.sign_in"));
+  mount(page, h("h1", {}, title), h("p.card-box", {}, tParts(why, { signin: link })));
 }

@@ -5,7 +5,9 @@ their account's, and a visitor's browser languages (Accept-Language) pick the pa
 from __future__ import annotations
 
 import json
+import re
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +166,135 @@ def test_an_unknown_browser_language_gets_english(contexts, base_url):
     name = f"nobody-{uuid.uuid4().hex[:6]}"
     page.goto(f"{base_url}/users/{name}")
     expect(page.locator("#page .error")).to_have_text("There is no player by this name.")
+
+
+# The settings page and the inbox in Czech and Finnish: no English word of their own catalogue entries is left on them.
+
+# The entries of inbox.js, byday.js, me.js, api.js and index.html.
+OWN_KEYS = ("inbox.", "byday.", "me.", "api.", "page.loading", "page.noscript")
+LETTERS = re.compile(r"[^\W\d_]{3,}")  # a word: three letters or more, of any alphabet
+PLACEHOLDERS = re.compile(r"\{\w+\}")
+
+
+def forms(value: Any) -> list[str]:
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def words_of(text: str) -> set[str]:
+    return {word.lower() for word in LETTERS.findall(PLACEHOLDERS.sub(" ", text))}
+
+
+def english_words(language: str) -> set[str]:
+    """The words of English's entries for these pages that the language's catalogue never uses ("e-mail" is Czech too)."""
+    english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))
+    theirs = json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+    own = [text for key, value in english.items() if key.startswith(OWN_KEYS) for text in forms(value)]
+    ours = {word for text in own for word in words_of(text)}
+    shared = {word for value in theirs.values() for text in forms(value) for word in words_of(text)}
+    return ours - shared
+
+
+def notifications_besides(game: str, rival: str) -> list[dict[str, Any]]:
+    """Notifications of the kinds a quick test cannot bring about (a finished game, a clock, a table the queue formed),
+    as the server stores them (English text, kind, data), and one of a kind the page does not know."""
+    now = datetime.now(UTC)
+    at = lambda minutes: (now - timedelta(minutes=minutes)).isoformat()  # noqa: E731
+    row = lambda i, kind, text, **data: {  # noqa: E731
+        "id": 10_000_000 + i, "kind": kind, "game": game, "at": at(i * 7), "read": True, "text": text, "data": data,
+    }
+    return [
+        row(1, "game_formed", "A 3-player USA table formed (2 players and 1 bot): choose your tickets."),
+        row(2, "game_formed", "Your Europe rematch has started: choose your tickets."),
+        row(3, "rematch_offered", f"{rival} offers a rematch of your Europe game.", by=rival),
+        row(4, "game_ended", "Your USA game is over: 2nd of 3 with 41 points. Rating 12.0 → 10.5.",
+            place=2, points=41, rating_before=12.04, rating_after=10.5),
+        row(5, "clock_running_out", "Your clock in your Europe game runs out in about 5 hours.",
+            deadline=(now + timedelta(hours=5, minutes=1)).isoformat()),
+        row(6, "clock_running_out", "Your clock in your Europe game runs out in about 1 hour.",
+            deadline=(now - timedelta(hours=30)).isoformat()),
+        {**row(7, "kind_from_the_future", "zq-unknown-kind-7"), "at": at(60 * 30)},
+    ]
+
+
+RETOLD = {
+    "cs": {
+        "invitation": "{rival} vás zve do hry Evropa pro 3 hráče.",
+        "game_ended": "Vaše hra USA skončila: 2. místo z 3 s 41 body. Hodnocení 12,0 → 10,5.",
+        "your_turn": "Ve vaší hře Evropa si vyberte karty vlakových linek.",
+        "badge": "Jste na tahu: 1 hra",
+        "rule": "Pravidlo",
+    },
+    "fi": {
+        "invitation": "{rival} kutsuu sinut 3 pelaajan Eurooppa-peliin.",
+        "game_ended": "USA-pelisi on päättynyt: sija 2/3, 41 pistettä. Luokitus 12,0 → 10,5.",
+        "your_turn": "Valitse menolippusi Eurooppa-pelissäsi.",
+        "badge": "Sinun vuorosi 1 pelissä",
+        "rule": "Sääntö",
+    },
+}
+
+# An API refusal as the page tells it: a move the rules refuse (its rule explained), and a common code.
+REFUSALS = """async () => {
+  const { ApiError } = await import("/static/api.js");
+  return [new ApiError(400, { code: "illegal_move", detail: "route taken", rule: "C-DBL-1" }).text,
+    new ApiError(403, { code: "not_your_turn", detail: "it is not your turn", rule: "C-TRN-1" }).text,
+    new ApiError(409, { code: "something_new", detail: "a new refusal" }).text];
+}"""
+
+
+def test_the_settings_page_and_the_inbox_in_czech_and_finnish_leave_no_english_word(contexts, base_url, artifacts: Path):
+    name, token = register(base_url)
+    rival, rival_token = register(base_url)
+    # A daily game against a bot (a notification: choose your tickets), an invitation, a pending address and a vacation.
+    game = call(base_url, token, "POST", "/games", {"map": "europe", "players": 2, "ranked": False, "speed": "daily",
+                                                   "days_per_move": 1, "bank_days": 3, "turn_seconds": None})
+    call(base_url, token, "POST", f"/games/{game['id']}/start", {"fill_with_bots": "greedy"})
+    private = call(base_url, rival_token, "POST", "/games",
+                   {"map": "europe", "players": 3, "ranked": False, "private": True})
+    call(base_url, rival_token, "POST", f"/games/{private['id']}/invite", {"username": name})
+    call(base_url, token, "PATCH", "/me", {"email": f"{name}@example.org"})
+    call(base_url, token, "POST", "/me/vacation", {"days": 3})
+    extra = notifications_besides(game["id"], rival)
+
+    def more_notifications(route: Any) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        route.fulfill(response=answer, json={**body, "results": body["results"] + extra})
+
+    for language, locale in (("cs", "cs-CZ"), ("fi", "fi-FI")):
+        said = {key: text.format(rival=rival) for key, text in RETOLD[language].items()}
+        page = contexts(locale=locale, viewport={"width": 1200, "height": 1000}).new_page()
+        errors = page_errors(page)
+        page.route("**/api/notifications", more_notifications)
+        signed_in(page, base_url, name, token)
+        opened(page, f"{base_url}/me", language)
+        expect(page.locator("section.vacation .on-vacation")).to_be_visible()
+        expect(page.locator("[data-state=pending]")).to_contain_text(f"{name}@example.org")
+        page.locator("input[data-kind=game_ended]").click()  # off, then (the second language) on again: "Saved: …"
+        expect(page.locator("section.notify [role=status]")).not_to_be_empty()
+        expect(page.locator("#inbox a.your-turn")).to_have_text(said["badge"], timeout=15_000)
+        assert page.locator("noscript").text_content() != "This page needs JavaScript."
+        page.screenshot(path=artifacts / f"i18n-settings-{language}.png", full_page=True)
+
+        page.locator("#inbox .inbox-button").click()
+        panel = page.locator("#inbox-panel")
+        expect(panel.locator("li")).to_have_count(2 + len(extra), timeout=15_000)
+        expect(panel.locator("li[data-kind=invitation]")).to_have_text(re.compile(rf"^{re.escape(said['invitation'])} · "))
+        expect(panel.locator("li[data-kind=your_turn]")).to_contain_text(said["your_turn"])
+        expect(panel.locator("li[data-kind=game_ended]")).to_contain_text(said["game_ended"])
+        expect(panel.locator("li[data-kind=kind_from_the_future]")).to_contain_text("zq-unknown-kind-7")  # as stored
+        page.screenshot(path=artifacts / f"i18n-inbox-{language}.png")
+
+        shown = page.evaluate("document.body.innerText")
+        for own in (f"{name}@example.org", name, rival, "zq-unknown-kind-7", "Ticket to Ride"):  # names, not words
+            shown = shown.replace(own, " ")
+        english = english_words(language)
+        assert len(english) > 100, sorted(english)
+        assert sorted(words_of(shown) & english) == [], shown
+
+        theirs = json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+        illegal, not_yours, unknown = page.evaluate(REFUSALS)
+        assert illegal == f"{said['rule']} C-DBL-1: {theirs['rule.C-DBL-1']}"  # the rule explained, not the server's words
+        assert not_yours == f"{said['rule']} C-TRN-1: {theirs['api.code.not_your_turn']}"
+        assert unknown == theirs["api.refused"].format(detail="a new refusal")  # an unknown code: quoted
+        assert not errors, errors
