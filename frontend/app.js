@@ -285,4 +285,5 @@ function problemText(err, path) {
 }
 
 await loadLanguage(); // the catalogue before the first word is drawn (i18n.js)
+for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n); // index.html's own
 route();
