@@ -1,12 +1,18 @@
-// The board as SVG from the map data: cities at x/y, each route as its row of coloured spaces (double routes
-// side by side, tunnels outlined with dashes, ferries with locomotive spaces), claimed routes in their owner's
-// colour, stations on cities. Pans and zooms with pointer, wheel, pinch and buttons.
+// The board as SVG from the map data: cities at x/y, each route as its row of spaces (double routes side by side,
+// tunnels outlined with dashes, ferries with locomotive spaces). A free route's spaces are pale and outlined in its
+// colour; a claimed route is a row of its owner's trains: solid, in a seat colour no card uses, each with the
+// seat's mark. Routes the player may claim wear a black-and-white halo that no route colour hides. City names keep
+// a readable size on screen whatever the zoom. Pans and zooms with pointer, wheel, pinch and buttons (in a bar
+// above the board, so they cover no city); on a narrow screen the board starts fitted to its width. The routes
+// and cities the player may act on are one stop of the Tab key: the arrow keys move among them.
 import { s, h } from "./dom.js";
-import { SEAT_FILL, patternDefs } from "./colours.js";
+import { EDGE, SEAT_FILL, SEAT_INK, SEAT_MARK, SEAT_NAME, patternDefs } from "./colours.js";
 
 const CAR_WIDTH = 15;
 const CITY_RADIUS = 10;
 const GAP = 3;
+const NAME_PX = 12.5; // a city name's size on screen, in CSS pixels ...
+const NAME_UNITS = [17, 34]; // ... within these sizes in board units (larger ones would overlap their neighbours)
 
 function routeGeometry(route, cities, offset) {
   const a = cities[route.a], b = cities[route.b];
@@ -45,15 +51,17 @@ function routeTitle(route, cities) {
   return `${cities[route.a].name} – ${cities[route.b].name}: ${route.length} ${route.color}${kind}`;
 }
 
+const carTransform = (car, angle) => `translate(${car.x.toFixed(1)} ${car.y.toFixed(1)}) rotate(${angle.toFixed(1)})`;
+
 function drawRoute(route, cities, offset) {
   const { cars, angle, carLength } = routeGeometry(route, cities, offset);
   const classes = ["route", route.tunnel && "tunnel", route.ferry_locomotives && "ferry"].filter(Boolean).join(".");
   return s(`g.${classes}`, {
     "data-route": route.id, "data-color": route.color, "data-length": route.length,
-    "aria-label": routeTitle(route, cities),
+    "aria-label": routeTitle(route, cities), style: `--edge: ${EDGE[route.color] || "#333"}`,
   },
   s("title", { text: routeTitle(route, cities) }),
-  cars.map((car, i) => s("g", { transform: `translate(${car.x.toFixed(1)} ${car.y.toFixed(1)}) rotate(${angle.toFixed(1)})` },
+  cars.map((car, i) => s("g", { transform: carTransform(car, angle) },
     s("rect.car", {
       x: -carLength / 2, y: -CAR_WIDTH / 2, width: carLength, height: CAR_WIDTH, rx: 2.5,
       fill: `url(#pat-${route.color})`,
@@ -61,8 +69,17 @@ function drawRoute(route, cities, offset) {
     i < route.ferry_locomotives ? s("g.loco", {},
       s("circle", { r: 5.2, fill: "#fff", stroke: "#222", "stroke-width": 1 }),
       s("text", { y: 3, "text-anchor": "middle", text: "L" })) : null,
-    s("text.owner-mark", { y: 4, "text-anchor": "middle" }),
+    s("path.owner-mark", { d: "" }),
   )));
+}
+
+// The halo of a route the player may claim: drawn under every route (so it never covers a neighbour's spaces), a
+// black ring around a white one, which shows on every route colour and on the map.
+function drawHalo(route, cities, offset) {
+  const { cars, angle, carLength } = routeGeometry(route, cities, offset);
+  const box = { x: -carLength / 2, y: -CAR_WIDTH / 2, width: carLength, height: CAR_WIDTH, rx: 2.5 };
+  return s("g.halo", { "data-halo": route.id },
+    cars.map((car) => s("g", { transform: carTransform(car, angle) }, s("rect.outer", box), s("rect.inner", box))));
 }
 
 function drawCity(city) {
@@ -83,22 +100,36 @@ export function createBoard(map) {
   let box = { ...home };
 
   const stationLayer = s("g.stations");
+  const keysHint = h("p.visually-hidden", { id: `board-keys-${map.map}` },
+    "The routes and cities you may act on are one stop of the Tab key; the arrow keys move among them.");
   const svg = s("svg.board", {
     viewBox: `${home.x} ${home.y} ${home.w} ${home.h}`, role: "group", style: `aspect-ratio: ${home.w} / ${home.h}`,
-    "aria-label": `${map.map} board`, "data-map": map.map,
+    "aria-label": `${map.map} board`, "data-map": map.map, "aria-describedby": keysHint.id,
   },
   patternDefs(s),
   s("rect.sea", { x: home.x - 2000, y: home.y - 2000, width: home.w + 4000, height: home.h + 4000 }),
+  s("g.halos", {}, map.routes.map((r) => drawHalo(r, cities, offsets[r.id]))),
   s("g.routes", {}, map.routes.map((r) => drawRoute(r, cities, offsets[r.id]))),
   s("g.cities", {}, map.cities.map(drawCity)),
   stationLayer);
 
+  // Board units per CSS pixel now: city names and halos are sized from it, so they read the same at any zoom.
+  const rescale = () => {
+    const rect = svg.getBoundingClientRect();
+    if (!rect.width || !rect.height) return;
+    const unit = Math.max(box.w / rect.width, box.h / rect.height);
+    const name = Math.min(Math.max(NAME_PX * unit, NAME_UNITS[0]), NAME_UNITS[1]);
+    svg.style.setProperty("--unit", unit.toFixed(3));
+    svg.style.setProperty("--name", `${name.toFixed(1)}px`);
+  };
   const setBox = (next) => {
     const w = Math.min(Math.max(next.w, home.w / 8), home.w * 1.5);
     const h = (w / next.w) * next.h;
     box = { x: next.x + (next.w - w) / 2, y: next.y + (next.h - h) / 2, w, h };
     svg.setAttribute("viewBox", `${box.x} ${box.y} ${box.w} ${box.h}`);
+    rescale();
   };
+  if (window.ResizeObserver) new ResizeObserver(rescale).observe(svg);
   const zoom = (factor, cx = box.x + box.w / 2, cy = box.y + box.h / 2) =>
     setBox({ x: cx - (cx - box.x) * factor, y: cy - (cy - box.y) * factor, w: box.w * factor, h: box.h * factor });
   const toBoard = (event) => {
@@ -147,19 +178,22 @@ export function createBoard(map) {
   }, { passive: false });
 
   const controls = h("div.zoom", { role: "group", "aria-label": "Zoom the board" },
+    h("span.muted.zoom-hint", {}, "Drag to move; pinch, wheel or"),
     h("button", { type: "button", "aria-label": "Zoom in", onclick: () => zoom(1 / 1.4) }, "+"),
     h("button", { type: "button", "aria-label": "Zoom out", onclick: () => zoom(1.4) }, "−"),
     h("button", { type: "button", "aria-label": "Show the whole board", onclick: () => setBox(home) }, "⤢"));
-  const element = h("div.board-wrap", {}, svg, controls);
+  const element = h("div.board-wrap", {}, controls, svg, keysHint);
 
   const routeEl = (id) => svg.querySelector(`[data-route="${id}"]`);
   const cityEl = (id) => svg.querySelector(`[data-city="${id}"]`);
+  const haloEl = (id) => svg.querySelector(`[data-halo="${id}"]`);
 
-  // An element the player may act on: reached with Tab, activated with Enter or Space, named for what it does.
+  // An element the player may act on: activated with a click, Enter or Space, named for what it does. Only one
+  // of them at a time is in the Tab order (tabindex 0, the rest -1): the arrow keys move among them (see below).
   function clickable(el, label, onActivate) {
     el.classList.add("active");
     el.setAttribute("aria-label", label);
-    el.setAttribute("tabindex", "0");
+    if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
     el.setAttribute("role", "button");
     el.onclick = onActivate;
     el.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(); } };
@@ -172,13 +206,50 @@ export function createBoard(map) {
     el.removeAttribute("role");
     el.onclick = el.onkeydown = null;
   }
+  const actives = () => [...svg.querySelectorAll(".route.active, .city.active")];
+  function rove(to) {
+    for (const el of svg.querySelectorAll(".active[tabindex='0']")) if (el !== to) el.setAttribute("tabindex", "-1");
+    to?.setAttribute("tabindex", "0");
+  }
+  // Where an element stands on the board: a route's middle, a city's centre.
+  function centre(el) {
+    if (el.dataset.city) return cities[el.dataset.city];
+    const r = routesById[el.dataset.route], a = cities[r.a], b = cities[r.b];
+    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  }
+  // The arrow keys move to the nearest element the player may act on in that direction (Home, End: first, last).
+  const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+  svg.addEventListener("keydown", (e) => {
+    const from = e.target.closest?.(".active");
+    if (!from || !(e.key in ARROWS || e.key === "Home" || e.key === "End")) return;
+    e.preventDefault();
+    const all = actives();
+    let to = e.key === "Home" ? all[0] : e.key === "End" ? all[all.length - 1] : null;
+    if (!to) {
+      const [dx, dy] = ARROWS[e.key], c = centre(from);
+      let best = Infinity;
+      for (const el of all) {
+        const p = centre(el), along = (p.x - c.x) * dx + (p.y - c.y) * dy;
+        const across = Math.abs((p.x - c.x) * dy - (p.y - c.y) * dx);
+        if (el !== from && along > 1 && along + 2 * across < best) { best = along + 2 * across; to = el; }
+      }
+    }
+    if (to) { rove(to); to.focus(); }
+  });
+  svg.addEventListener("focusin", (e) => { const el = e.target.closest?.(".active"); if (el) rove(el); });
+  // A route's halo follows the pointer and the focus on it (the halo lies in a layer of its own, under the routes).
+  const hot = (on) => (e) => {
+    const g = e.target.closest?.(".route.active");
+    if (g) haloEl(g.dataset.route)?.classList.toggle("hot", on);
+  };
+  svg.addEventListener("focusin", hot(true));
+  svg.addEventListener("focusout", hot(false));
+  svg.addEventListener("pointerover", hot(true));
+  svg.addEventListener("pointerout", hot(false));
 
-  // On a narrow screen the board is shown taller than its width allows: the whole height, panned sideways.
+  // The whole board, fitted to the width it is given (on a phone too: one drags and zooms from there).
   function fitScreen() {
-    const rect = svg.getBoundingClientRect();
-    if (!rect.width || rect.width >= 700) return;
-    const w = home.h * (rect.width / rect.height);
-    setBox({ x: home.x + (home.w - w) / 2, y: home.y, w, h: home.h });
+    setBox(home);
   }
 
   return {
@@ -187,37 +258,52 @@ export function createBoard(map) {
     update(routeOwners, stationOwners) {
       for (const g of svg.querySelectorAll(".route")) {
         const owner = routeOwners[g.dataset.route];
-        if (owner === undefined) { g.removeAttribute("data-owner"); g.style.removeProperty("--owner"); }
-        else {
+        if (String(owner ?? "") === (g.dataset.owner ?? "")) continue;
+        if (owner === undefined) {
+          g.removeAttribute("data-owner");
+          g.style.removeProperty("--owner");
+          g.style.removeProperty("--owner-ink");
+        } else {
           g.setAttribute("data-owner", owner);
           g.style.setProperty("--owner", SEAT_FILL[owner]);
+          g.style.setProperty("--owner-ink", SEAT_INK[owner]);
         }
-        for (const mark of g.querySelectorAll(".owner-mark")) mark.textContent = owner === undefined ? "" : String(Number(owner) + 1);
+        for (const mark of g.querySelectorAll(".owner-mark")) mark.setAttribute("d", owner === undefined ? "" : SEAT_MARK[owner]);
+        const title = routeTitle(routesById[g.dataset.route], cities);
+        g.querySelector("title").textContent = owner === undefined ? title : `${title}: seat ${Number(owner) + 1}'s (${SEAT_NAME[owner]})`;
       }
       stationLayer.replaceChildren(...Object.entries(stationOwners).map(([city, seat]) => {
         const c = cities[city];
         return s("g.station", { "data-station": city, "data-owner": seat, transform: `translate(${c.x + 12} ${c.y + 8}) scale(1.5)` },
-          s("title", { text: `Station of seat ${Number(seat) + 1} in ${c.name}` }),
-          s("path", { d: "M-7,8V-2L0,-9L7,-2V8Z", fill: SEAT_FILL[seat], stroke: "#fff", "stroke-width": 2 }),
-          s("text", { y: 5, "text-anchor": "middle", text: String(Number(seat) + 1) }));
+          s("title", { text: `Station of seat ${Number(seat) + 1} (${SEAT_NAME[seat]}) in ${c.name}` }),
+          s("path", { d: "M-7,8V-2L0,-9L7,-2V8Z", fill: SEAT_FILL[seat], stroke: "#1f1d1a", "stroke-width": 1.5 }),
+          s("path", { d: SEAT_MARK[seat], transform: "translate(0 1.5) scale(.75)", fill: SEAT_INK[seat] }));
       }));
     },
     // Routes and cities the player may act on now; the rest inert.
     setActive(routeIds, onRoute, cityIds, onCity) {
       for (const g of svg.querySelectorAll(".route")) {
         const title = routeTitle(routesById[g.dataset.route], cities);
-        if (routeIds.has(g.dataset.route)) clickable(g, `Claim ${title}`, () => onRoute(g.dataset.route));
+        const on = routeIds.has(g.dataset.route);
+        if (on) clickable(g, `Claim ${title}`, () => onRoute(g.dataset.route));
         else inert(g, title);
+        haloEl(g.dataset.route).classList.toggle("on", on);
       }
       for (const g of svg.querySelectorAll(".city")) {
         const name = cities[g.dataset.city].name;
         if (cityIds.has(g.dataset.city)) clickable(g, `Build a station in ${name}`, () => onCity(g.dataset.city));
         else inert(g, name);
       }
+      // One Tab stop for the lot: the one that had it (or the focus) while it is still offered, else the first.
+      const kept = svg.querySelector(".active[tabindex='0']");
+      rove(kept || actives()[0]);
     },
     select(routeId) {
-      for (const g of svg.querySelectorAll(".route.selected")) g.classList.remove("selected");
-      if (routeId) routeEl(routeId)?.classList.add("selected");
+      for (const g of svg.querySelectorAll(".route.selected, .halo.selected")) g.classList.remove("selected");
+      if (routeId) {
+        routeEl(routeId)?.classList.add("selected");
+        haloEl(routeId)?.classList.add("selected");
+      }
     },
     highlight(cityIds) {
       for (const g of svg.querySelectorAll(".city.highlight")) g.classList.remove("highlight");

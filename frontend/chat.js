@@ -16,8 +16,9 @@ export const CHAT_ERRORS = new Set(["rate_limited", "spectator", "not_a_spectato
 
 export class ChatPanel {
   // send(message): hands a message to the game's socket, false when it is not open.
-  constructor(gameId, { send, seated, spectatorsAtTable }) {
+  constructor(gameId, { send, seated, spectatorsAtTable, readOnly = false }) {
     this.id = gameId;
+    this.readOnly = readOnly; // a finished game's page: the history only
     this.send = send;
     this.seated = seated;
     this.spectatorsAtTable = spectatorsAtTable;
@@ -41,6 +42,7 @@ export class ChatPanel {
   }
 
   form() {
+    if (this.readOnly) return null;
     if (!session.token) return h("p.chat-sign-in", {}, h("a", { href: `/signin?next=${encodeURIComponent(location.pathname)}` }, t("chat.sign_in")));
     this.input = h("input.chat-input", { name: "chat", maxlength: MAX_LENGTH, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder") });
     // Spectators write in their own channel; at the table too when the creator allows it.

@@ -12,8 +12,27 @@ const MARK = {
   yellow: "cross", black: "none", red: "vlines", gray: "none", locomotive: "rainbow",
 };
 
-export const SEAT_FILL = ["#c8302b", "#2a62c9", "#2f8a3a", "#e0b81c", "#3a3a3a"];
-export const SEAT_NAME = ["red", "blue", "green", "yellow", "black"];
+// Seat colours that no card colour uses, so a claimed route never looks like a free one of the same colour: chosen
+// far (CIEDE2000 > 20 for normal sight, > 13 under simulated deuteranopia, protanopia and tritanopia) from the
+// card colours above and from each other. Each seat also has a mark of its own (drawn on its trains and stations
+// and beside its name), so a seat is told apart without seeing hue. SEAT_INK is the mark's colour on that fill.
+export const SEAT_FILL = ["#702010", "#206060", "#ea80ff", "#bfdf9f", "#400080"];
+export const SEAT_NAME = ["maroon", "teal", "pink", "mint", "indigo"];
+export const SEAT_INK = ["#fff", "#fff", "#1f1d1a", "#1f1d1a", "#fff"];
+export const SEAT_MARK_NAME = ["circle", "triangle", "square", "diamond", "cross"];
+export const SEAT_MARK = [
+  "M0,-4.2A4.2,4.2 0 1 1 0,4.2A4.2,4.2 0 1 1 0,-4.2Z",
+  "M0,-4.8L4.8,3.8H-4.8Z",
+  "M-3.8,-3.8H3.8V3.8H-3.8Z",
+  "M0,-5.2L5.2,0L0,5.2L-5.2,0Z",
+  "M-1.7,-5H1.7V-1.7H5V1.7H1.7V5H-1.7V1.7H-5V-1.7H-1.7Z",
+];
+
+// The outline of a free route's empty spaces: its colour, darkened where the colour alone would vanish on the map.
+export const EDGE = {
+  purple: "#6a3487", blue: "#1f4f9e", orange: "#b5620c", white: "#8a857a", green: "#2b7431",
+  yellow: "#a88a06", black: "#111", red: "#9e2219", gray: "#6f6b63", locomotive: "#8a6d0f",
+};
 
 function markPath(kind) {
   switch (kind) {

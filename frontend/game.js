@@ -1,16 +1,20 @@
 // The game page: board, market, hand, tickets, players, whose turn and clock, every action by clicking among
 // /legal-moves, errors with the server's rule text, an offline indicator, the event log in words, resigning, and
-// the final score breakdown. This module draws; the game itself (the data read from the server, the socket with
-// reconnect and resync, the moves posted) is a GameState (gamestate.js), which tells this page what changed
-// through the `ui` methods render, renderLog, renderStatus, seatsRead and moveStarted.
+// the final score breakdown. Whose turn it is reads at a glance: a banner at the top of the page (it stays in view
+// while the page scrolls), the tab's title ("● Your turn — Ticket to Ride") and a short chime, which the player
+// may turn off (remembered in localStorage). Skip links lead past the board to the move, the market and the hand;
+// on a phone the hand and tickets come right under the board. This module draws; the game itself (the data read
+// from the server, the socket with reconnect and resync, the moves posted) is a GameState (gamestate.js), which
+// tells this page what changed through the `ui` methods render, renderLog, renderStatus, seatsRead and moveStarted.
 import { h, mount } from "./dom.js";
 import { session, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
-import { CARD_COLOURS, SEAT_FILL, cardsText } from "./colours.js";
+import { CARD_COLOURS, cardsText } from "./colours.js";
 import { BOT_LEVELS, logLines, seatName, ticketText, timeControlText, timeLeftText } from "./words.js";
-import { scoreTable, playersTable, cardFace, completedTickets } from "./panels.js";
+import { scoreTable, playersTable, cardFace, completedTickets, seatSwatch } from "./panels.js";
 import { acceptInvite, InvitePanel, Rematch } from "./byday.js";
 import { GameState } from "./gamestate.js";
+import { ChatPanel } from "./chat.js";
 
 export async function gamePage(page, id) {
   const invite = await acceptInvite(id); // an invitation link (?invite=) seats the person first
@@ -43,6 +47,7 @@ class GameView {
     this.board = createBoard(this.map);
     this.board.tickets = Object.fromEntries(this.map.tickets.map((t) => [t.id, t]));
     this.layout();
+    this.startChat(summary);
     requestAnimationFrame(() => this.board.fitScreen());
     await this.game.start();
     setInterval(() => this.tick(), 1000);
@@ -51,14 +56,48 @@ class GameView {
 
   get ctx() { return { seats: this.game.summary.seats, board: this.board }; }
 
+  // The table talk beside the board (chat.js): written over the game's socket while the game is on; a finished
+  // game's page has no socket, so there the chat is its history.
+  startChat(summary) {
+    const me = (session.user || "").toLowerCase();
+    const seated = summary.seats.some((x) => x.username && x.username.toLowerCase() === me);
+    this.chat = new ChatPanel(this.id, {
+      send: summary.status === "finished" ? () => false : (message) => this.game.sendMessage(message),
+      seated, spectatorsAtTable: Boolean(summary.spectators_at_table), readOnly: summary.status === "finished",
+    });
+    this.root.append(this.chat.element);
+    this.chat.load().catch((err) => console.warn("chat history", err));
+  }
+
+  // A socket message the game state does not handle itself (the chat's lines and refusals).
+  onSocketMessage(message) { this.chat?.onMessage(message); }
+
   layout() {
+    this.skips = h("nav.skip-links", { "aria-label": "Skip links" });
     this.statusBar = h("div.status-bar");
     this.turnNews = h("p.visually-hidden", { "aria-live": "polite" }); // whose move, told once per change
     this.side = h("div.side");
     this.logList = h("ol.log", { "aria-label": "What happened" });
     this.finalWrap = h("div.final-wrap");
-    this.root = h("div.game", { "data-game": this.id }, this.statusBar, this.turnNews, this.finalWrap, this.board.element, this.side);
+    this.root = h("div.game", { "data-game": this.id }, this.skips, this.statusBar, this.turnNews, this.finalWrap, this.board.element, this.side);
     mount(this.page, this.root);
+    // A phone puts the hand and tickets right under the board (and in that order for the Tab key too).
+    this.narrow = window.matchMedia("(max-width: 900px)");
+    this.narrow.addEventListener?.("change", () => this.game.view && this.render());
+  }
+
+  // Links past the board (shown when focused): to the move, the market, the hand, or the final score.
+  renderSkips() {
+    const to = (id, words) => {
+      const target = this.root.querySelector(`#${id}`);
+      return target ? h("a", { href: `#${id}`, onclick: (e) => {
+        e.preventDefault();
+        target.scrollIntoView({ block: "start" });
+        (target.querySelector("h2") || target).focus();
+      } }, words) : null;
+    };
+    mount(this.skips, to("your-move", "Skip to your move"), to("market", "Skip to the market"),
+      to("hand", "Skip to your hand"), to("final-score", "Skip to the final score"));
   }
 
   // ---- what the game state asks of the page (see gamestate.js)
@@ -124,6 +163,7 @@ class GameView {
       return this.game.summary.status === "open" ? this.renderOpen() : undefined;
     }
     const v = this.game.view;
+    const playing = v.phase !== "finished";
     this.board.update(v.routes, v.stations);
     const claims = this.game.movesOf("claim_route");
     const stations = this.game.movesOf("build_station");
@@ -132,17 +172,20 @@ class GameView {
     this.board.select(this.selected?.kind === "route" ? this.selected.id : null);
     mount(this.finalWrap, this.finalSection());
     if (this.game.status === "finished") this.rematch = this.rematch || new Rematch(this.game);
+    // What a move needs first: the choices, the market, the hand (on a phone: the hand and tickets first, right
+    // under the board). Once the game is over the market and the hands are of no more use: the final score says all.
+    const seated = this.game.mySeat !== null && playing;
+    const hand = seated ? [this.handSection(), this.ticketsSection()] : [];
+    const move = [this.actionsSection(), playing ? this.marketSection() : null];
     mount(this.side,
       this.rematch ? this.rematch.render() || this.rematch.element : null,
-      // What a move needs first (on a phone, right under the board): the choices, the market, the hand.
-      this.actionsSection(),
-      this.marketSection(),
-      this.game.mySeat !== null ? this.handSection() : null,
-      this.game.mySeat !== null ? this.ticketsSection() : null,
-      h("section.players", {}, h("h2", {}, "Players"), playersTable(v, this.game.summary, this.game.presence)),
+      this.narrow.matches ? [hand, move] : [move, hand],
+      h("section.players", {}, h("h2", {}, "Players"),
+        playersTable(v, this.game.summary, this.game.presence, playing ? null : this.game.score)),
       h("section", {}, h("h2", {}, "Log"), this.logList),
       this.leaveSection());
     this.renderLog();
+    this.renderSkips();
   }
 
   leaveSection() {
@@ -151,31 +194,74 @@ class GameView {
       onclick: () => this.confirmResign() }, "Resign…"));
   }
 
+  // The banner (whose move, what to do, the clock) over a line of smaller facts; the tab's title and the chime.
   renderStatus() {
     if (!this.statusBar) return;
     const v = this.game.view;
-    const seat = v ? this.game.summary.seats[v.current_seat] : null;
-    const mine = v && v.deciding_seats?.includes(this.game.mySeat);
+    const seats = this.game.summary.seats;
+    const deciding = v ? (v.deciding_seats || [v.current_seat]).filter((x) => x !== null && x !== undefined) : [];
+    const mine = Boolean(v && v.phase !== "finished" && deciding.includes(this.game.mySeat));
+    const others = deciding.filter((x) => x !== this.game.mySeat).map((x) => seatName(seats[x], seats));
     const phase = v ? v.phase : this.game.summary.status;
-    mount(this.statusBar,
-      h("strong", {}, `${this.game.summary.map === "usa" ? "USA" : "Europe"}`),
-      h("span.time-control", {}, timeControlText(this.game.summary), this.game.summary.private ? " · private" : ""),
-      this.game.closed ? null : h(`span.conn${this.game.online ? "" : ".offline"}`, { "data-online": String(this.game.online), role: "status" },
-        this.game.online ? "live" : "offline: reconnecting…"),
-      v && v.phase !== "finished" ? h(`span${mine ? ".turn-now" : ""}`, { "data-turn": v.current_seat },
-        mine ? "Your move" : `${seatName(seat)} to play`, ` (${phaseText(phase)})`) : null,
-      v && v.last_round && v.phase !== "finished" ? h("span.error", {}, "Last round") : null,
-      v && v.phase === "finished" ? h("strong.game-over", {}, "Game over") : null,
-      v && v.deadline ? h("span.clock", { "data-deadline": v.deadline }, clockText(v.deadline)) : null,
-      this.game.mySeat === null && v ? h("span.muted", {}, "Watching") : null,
-      this.game.status === "finished" ? h("a", { href: `/games/${this.id}/replay` }, "Replay") : null);
-    const news = !v ? "" : v.phase === "finished" ? "Game over." : mine ? "Your move." : `${seatName(seat)} to play.`;
+    const clock = v && v.deadline && v.phase !== "finished" ? h("span.clock", { "data-deadline": v.deadline }, clockText(v.deadline)) : null;
+    let banner = null;
+    if (v && v.phase === "finished") {
+      banner = h("div.turn-banner.over", {}, h("span", {}, h("strong.game-over", {}, "Game over"), this.winnersText()));
+    } else if (mine) {
+      banner = h("div.turn-banner.mine", { "data-turn": this.game.mySeat }, // told aloud once by turnNews, not each redraw
+        h("span", {}, h("strong.turn-now", {}, "● Your move"), `: ${MINE[phase] || phaseText(phase)}`), clock);
+    } else if (v) {
+      banner = h("div.turn-banner", { "data-turn": deciding[0] ?? "" },
+        h("span", {}, others.length ? `${others.join(" and ")} to play` : "Waiting", ` (${phaseText(phase)})`), clock);
+    }
+    mount(this.statusBar, banner,
+      h("div.status-meta", {},
+        h("strong", {}, `${this.game.summary.map === "usa" ? "USA" : "Europe"}`),
+        h("span.time-control", {}, timeControlText(this.game.summary), this.game.summary.private ? " · private" : ""),
+        this.game.closed ? null : h(`span.conn${this.game.online ? "" : ".offline"}`, { "data-online": String(this.game.online), role: "status" },
+          this.game.online ? "live" : "offline: reconnecting…"),
+        v && v.last_round && v.phase !== "finished" ? h("span.error", {}, "Last round") : null,
+        this.game.mySeat === null && v ? h("span.muted", {}, "Watching") : null,
+        this.game.status === "finished" ? h("a", { href: `/games/${this.id}/replay` }, "Replay") : null,
+        this.game.mySeat !== null && v && v.phase !== "finished" ? this.soundToggle() : null));
+    const news = !v ? "" : v.phase === "finished" ? "Game over." : mine ? "Your move." : `${others.join(" and ") || "Nobody"} to play.`;
     if (this.turnNews.textContent !== news) this.turnNews.textContent = news;
+    this.turnTold(v ? mine : undefined);
+  }
+
+  winnersText() {
+    const score = this.game.score;
+    if (!score) return null;
+    const seats = this.game.summary.seats;
+    const first = score.scores.filter((x) => x.place === 1).map((x) => seatName(seats[x.seat] || x, seats));
+    return `: ${first.join(" and ")} ${first.length > 1 ? "win" : "wins"}`;
+  }
+
+  // The tab's title says when it is your turn; the chime sounds when the turn comes (not for the page's first look).
+  turnTold(mine) {
+    if (!document.title.startsWith("● ")) this.baseTitle = document.title;
+    const title = mine ? "● Your turn — Ticket to Ride" : this.baseTitle;
+    if (document.title !== title) document.title = title;
+    if (mine && this.wasMine === false && soundOn()) this.root.dataset.chimes = String(Number(this.root.dataset.chimes || 0) + chime());
+    if (mine !== undefined) this.wasMine = mine;
+  }
+
+  soundToggle() {
+    const on = soundOn();
+    return h("button.sound-toggle", { type: "button", "aria-pressed": String(on), "data-action": "sound",
+      title: on ? "A chime sounds when your turn comes" : "No chime when your turn comes",
+      onclick: () => {
+        localStorage.setItem(SOUND_KEY, on ? "off" : "on");
+        if (!on) chime(); // a sample, on the press that turned it on
+        this.renderStatus();
+        this.statusBar.querySelector(".sound-toggle")?.focus();
+      } }, on ? "♪ Sound on" : "♪ Sound off");
   }
 
   tick() {
-    const clock = this.statusBar.querySelector(".clock");
-    if (clock) clock.textContent = clockText(clock.dataset.deadline);
+    for (const clock of this.root.querySelectorAll("[data-deadline]")) {
+      clock.textContent = clock.dataset.format === "short" ? timeLeftText(clock.dataset.deadline) : clockText(clock.dataset.deadline);
+    }
   }
 
   renderLog() {
@@ -198,7 +284,7 @@ class GameView {
         this.game.error ? h("p.error", { role: "alert" }, this.game.error) : null,
         h("p", {}, `${s.players} seats, ${s.ranked ? "ranked" : "unranked"}, ${timeControlText(s)}${s.private ? ", private" : ""}, created by ${s.created_by}.`),
         h("ul", {}, s.seats.map((seat) => h("li", { "data-seat": seat.seat },
-          h("span.swatch", { style: `background:${SEAT_FILL[seat.seat]}` }), `Seat ${seat.seat + 1}: `,
+          seatSwatch(seat.seat), `Seat ${seat.seat + 1}: `,
           seat.username || seat.bot ? seatName(seat) : h("span.muted", {}, "empty"), " ",
           !seat.username && !seat.bot && mine ? h("button", { type: "button", "data-add-bot": seat.seat,
             onclick: () => this.seatAction("bots", { seat: seat.seat, level: level.value }) }, "Add bot") : null,
@@ -246,7 +332,7 @@ class GameView {
     } else {
       parts.push(this.turnChoices());
     }
-    const section = h("section.actions", { "aria-label": "Your move", "aria-busy": String(this.game.busy) },
+    const section = h("section.actions", { id: "your-move", "aria-label": "Your move", "aria-busy": String(this.game.busy) },
       h("h2", { tabindex: -1 }, "Your move"), message, parts);
     if (this.game.busy) for (const control of section.querySelectorAll("button, select, input")) control.disabled = true;
     return section;
@@ -286,7 +372,7 @@ class GameView {
     const drawTickets = this.game.movesOf("draw_tickets")[0];
     const second = this.game.view.phase === "second_card";
     out.push(h("p", {}, second ? "Take a second card: from the market (not a locomotive) or the deck."
-      : "Take cards from the market or the deck, click a route with a blue outline to claim it, or draw destination tickets."));
+      : "Take cards from the market or the deck, click a route with a black-and-white halo to claim it, or draw destination tickets."));
     const routeIds = [...new Set(claims.map((m) => m.route))].sort((a, b) => routeName(this.board, a).localeCompare(routeName(this.board, b)));
     if (routeIds.length) {
       out.push(h("label", {}, "Claim a route: ", h("select", { "data-action": "claim-select", onchange: (e) => e.target.value && this.choose("route", e.target.value) },
@@ -308,7 +394,7 @@ class GameView {
     const draws = this.game.movesOf("draw_card");
     const market = (i) => draws.find((m) => m.source === "market" && m.index === i);
     const deck = draws.find((m) => m.source === "deck");
-    return h("section.market", {}, h("h2", {}, "Market"),
+    return h("section.market", { id: "market" }, h("h2", { tabindex: -1 }, "Market"),
       h("div.cards", {}, v.market.map((colour, i) => {
         const move = market(i);
         return cardFace(colour, null, { button: true, disabled: !move || this.game.busy, "data-market": i,
@@ -322,7 +408,7 @@ class GameView {
 
   handSection() {
     const hand = this.game.view.hand;
-    return h("section.hand", {}, h("h2", {}, "Your cards"),
+    return h("section.hand", { id: "hand" }, h("h2", { tabindex: -1 }, "Your cards"),
       h("div.cards", {}, CARD_COLOURS.filter((c) => hand[c]).map((c) => cardFace(c, hand[c], { "data-hand": c }))),
       Object.keys(hand).length ? null : h("p.muted", {}, "No cards."));
   }
@@ -343,7 +429,8 @@ class GameView {
   finalSection() {
     if (this.game.status !== "finished") return null;
     if (!this.game.score) return h("section.final", {}, h("h2", {}, "Game over"), h("p.muted", {}, "Counting the score…"));
-    return h("section.final.card-box", {}, h("h2", {}, "Final score"), h("div.table-scroll", {}, scoreTable(this.game.score, this.board)));
+    return h("section.final.card-box", { id: "final-score" }, h("h2", { tabindex: -1 }, "Final score"),
+      h("div.table-scroll", {}, scoreTable(this.game.score, this.board, this.game.summary)));
   }
 }
 
@@ -372,4 +459,42 @@ function phaseText(phase) {
 
 function clockText(deadline) {
   return `${timeLeftText(deadline)} left to decide`;
+}
+
+// What the banner asks of the player, by the phase of the game.
+const MINE = {
+  setup_tickets: "choose the destination tickets to keep", keep_tickets: "choose the destination tickets to keep",
+  turn: "take cards, claim a route or draw destination tickets", second_card: "take a second card",
+  tunnel_payment: "pay for the tunnel or give it up",
+};
+
+// The chime when the turn comes: two short notes made with WebAudio (no sound file), unless turned off.
+const SOUND_KEY = "ttr.turnSound";
+const soundOn = () => localStorage.getItem(SOUND_KEY) !== "off";
+let audio = null;
+
+// Answers 1 when it sounded, 0 when it could not: a browser plays nothing before the person has pressed
+// something on the page (and would say so in the console), so it is not even tried until then.
+function chime() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context || navigator.userActivation?.hasBeenActive === false) return 0;
+  try {
+    audio = audio || new Context();
+    audio.resume?.();
+    const start = audio.currentTime + 0.02;
+    [[659.3, 0], [987.8, 0.13]].forEach(([frequency, at]) => {
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.type = "sine";
+      tone.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, start + at);
+      gain.gain.exponentialRampToValueAtTime(0.18, start + at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + at + 0.32);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(start + at);
+      tone.stop(start + at + 0.35);
+    });
+    return 1;
+  } catch {
+    return 0;
+  }
 }

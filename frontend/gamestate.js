@@ -217,8 +217,16 @@ export class GameState {
         this.ui.render();
         break;
       default:
+        this.ui.onSocketMessage?.(message);
         break;
     }
+  }
+
+  // Hand a message to the game's socket (a chat line): false when the socket is not open.
+  sendMessage(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   resync() {

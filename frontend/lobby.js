@@ -41,11 +41,20 @@ function myGameRow(game) {
     : game.your_move ? h("strong.your-move", {}, "Your move") : "others to move";
   return h(`tr${game.your_move ? ".awaiting" : ""}`, { "data-game": game.id, "data-your-move": String(Boolean(game.your_move)) },
     h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)), game.ranked ? " · ranked" : "",
-      game.private ? " · private" : ""),
+      game.private ? " · private" : "", createdText(game)),
     h("td", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
     h("td", {}, timeControlText(game), game.deadline ? h("div.deadline", { "data-deadline": game.deadline },
       `${timeLeftText(game.deadline)} left`) : null),
     h("td", {}, now, fresh));
+}
+
+// When the game was made: "created 3 Mar, 14:05" (the year too when it is not this one's).
+function createdText(game) {
+  if (!game.created_at) return null;
+  const at = new Date(game.created_at);
+  const options = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+  if (at.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
+  return h("div.created.muted", { "data-created": game.created_at }, `created ${at.toLocaleString(undefined, options)}`);
 }
 
 // One listener for the page: whichever "My games" section is in the page now is read again.

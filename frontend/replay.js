@@ -5,7 +5,7 @@ import { get, ApiError, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
 import { CARD_COLOURS } from "./colours.js";
 import { eventText, seatName, ticketText } from "./words.js";
-import { cardFace, completedTickets, playersTable, scoreTable } from "./panels.js";
+import { cardFace, completedTickets, playersTable, scoreTable, seatSwatch } from "./panels.js";
 
 export async function replayPage(page, id) {
   const summary = await get(`/games/${id}`);
@@ -43,14 +43,15 @@ export async function replayPage(page, id) {
     board.update(view.routes || {}, view.stations || {});
     const hands = view.hands || [];
     const tickets = view.player_tickets || [];
-    mount(finalWrap, at === last && score
-      ? h("section.final.card-box", {}, h("h2", {}, "Final score"), h("div.table-scroll", {}, scoreTable(score, board))) : null);
+    const end = at === last && score; // the final totals, not the running score, beside the final score
+    mount(finalWrap, end
+      ? h("section.final.card-box", {}, h("h2", {}, "Final score"), h("div.table-scroll", {}, scoreTable(score, board, summary))) : null);
     mount(side,
-      view.players ? h("section.players", {}, h("h2", {}, "Players"), playersTable(view, summary, [])) : null,
+      view.players ? h("section.players", {}, h("h2", {}, "Players"), playersTable(view, summary, [], end ? score : null)) : null,
       view.market ? h("section.market", {}, h("h2", {}, "Market"), h("div.cards", {}, view.market.map((c) => cardFace(c, null)))) : null,
       hands.map((hand, seat) => {
         const done = completedTickets(view, board, seat, tickets[seat] || []);
-        return h("section.seat-hand", { "data-seat": seat }, h("h2", {}, `${seat + 1}. ${seatName(summary.seats[seat])}`),
+        return h("section.seat-hand", { "data-seat": seat }, h("h2", {}, seatSwatch(seat), seatName(summary.seats[seat], summary.seats)),
           h("div.cards", {}, CARD_COLOURS.filter((c) => hand[c]).map((c) => cardFace(c, hand[c]))),
           h("ul.tickets", {}, (tickets[seat] || []).map((tid) => h(`li${done.has(tid) ? ".done" : ""}`, {},
             ticketText(board.tickets[tid], board.cities)))));
@@ -63,7 +64,7 @@ export async function replayPage(page, id) {
     h("div.status-bar", {}, h("strong", {}, `Replay: ${summary.map === "usa" ? "USA" : "Europe"}`),
       h("a", { href: `/games/${id}` }, "Back to the game")),
     finalWrap,
-    h("div", {}, h("div.replay-controls.card-box", {},
+    h("div.replay-main", {}, h("div.replay-controls.card-box", {},
       step("First event", "« First", () => 1), step("Previous event", "‹ Back", () => at - 1),
       slider, step("Next event", "Next ›", () => at + 1), step("Last event", "Last »", () => last)), label, board.element),
     side));

@@ -1,14 +1,25 @@
 // The game's events told in words ("Ann claimed Paris – Wien (4 orange)", "greedy bot drew two cards").
-import { cardsText } from "./colours.js";
+import { SEAT_NAME, cardsText } from "./colours.js";
 
 export const BOT_LEVELS = ["random", "greedy", "strong"];
 
-export function seatName(seat) {
-  if (!seat) return "?";
+function ownName(seat) {
   if (seat.username) return seat.username;
   if (seat.bot) return `${seat.bot} bot`;
   return `seat ${seat.seat + 1}`;
 }
+
+// A seat's name; given the table's `seats`, a name two seats share (two greedy bots) says which seat and colour
+// it is: "greedy bot (seat 2, teal)".
+export function seatName(seat, seats = null) {
+  if (!seat) return "?";
+  const name = ownName(seat);
+  const twin = seats && seats.some((other) => other && other.seat !== seat.seat && ownName(other) === name);
+  return twin ? `${name} (seat ${seat.seat + 1}, ${SEAT_NAME[seat.seat]})` : name;
+}
+
+// "a red", "an orange".
+export const withArticle = (word) => `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
 
 export function ticketText(ticket, cities) {
   return `${cities[ticket.a].name} – ${cities[ticket.b].name} (${ticket.points})`;
@@ -20,7 +31,7 @@ const COUNT = ["no", "one", "two", "three", "four", "five"];
 export function eventText(event, ctx) {
   const d = event.data || {};
   const seat = d.seat ?? event.seat;
-  const who = seat === null || seat === undefined ? "" : seatName(ctx.seats[seat]);
+  const who = seat === null || seat === undefined ? "" : seatName(ctx.seats[seat], ctx.seats);
   const city = (id) => ctx.board.cities[id]?.name || id;
   const route = (id) => {
     const r = ctx.board.routes[id];
@@ -29,14 +40,15 @@ export function eventText(event, ctx) {
   switch (event.type) {
     case "game_started": return "The game started.";
     case "cards_dealt": return `${who} was dealt ${d.cards ? cardsText(countOf(d.cards)) : "four cards"}.`;
-    case "market_revealed": return d.cards ? `Face up in the market: ${[].concat(d.cards).join(", ")}.` : null;
+    case "market_revealed":
+      if (!d.cards) return null;
+      return d.slots && d.slots.length < 5 ? `Turned up in the market: ${[].concat(d.cards).join(", ")}.`
+        : `Face up in the market: ${[].concat(d.cards).join(", ")}.`;
     case "market_discarded": return "Three locomotives face up: the market was discarded and dealt again.";
     case "tickets_dealt": return `${who} drew ${d.tickets ? d.tickets.length : d.count ?? "some"} destination tickets.`;
     case "tickets_kept": return `${who} kept ${COUNT[d.kept_count] ?? d.kept_count} ticket${d.kept_count === 1 ? "" : "s"}` +
       (d.returned_count ? ` and returned ${COUNT[d.returned_count] ?? d.returned_count}.` : ".");
-    case "card_drawn":
-      if (d.source === "market") return `${who} took a ${d.card} from the market.`;
-      return d.card ? `${who} drew a ${d.card} from the deck.` : `${who} drew a card from the deck.`;
+    case "card_drawn": return `${who} ${drawWords([d])}.`;
     case "route_claimed": {
       const r = ctx.board.routes[d.route];
       return `${who} claimed ${route(d.route)} (${r ? r.length : "?"} ${r ? r.color : ""}) with ${cardsText(d.cards)}, ${d.points} points.`;
@@ -60,6 +72,18 @@ export function eventText(event, ctx) {
   }
 }
 
+// A seat's card draws of one turn in words: "took a red from the market", "drew two cards from the deck (red, blue)",
+// "took an orange from the market and drew a card from the deck".
+function drawWords(draws) {
+  const card = (d) => (d.card ? withArticle(d.card) : "a card");
+  if (draws.length === 2 && draws.every((d) => d.source === "deck")) {
+    const cards = draws.map((d) => d.card).filter(Boolean);
+    return cards.length === 2 ? `drew two cards from the deck (${cards.join(", ")})` : "drew two cards from the deck";
+  }
+  if (draws.length === 2 && draws.every((d) => d.source === "market")) return `took ${card(draws[0])} and ${card(draws[1])} from the market`;
+  return draws.map((d) => (d.source === "market" ? `took ${card(d)} from the market` : `drew ${card(d)} from the deck`)).join(" and ");
+}
+
 function countOf(cards) {
   const counts = {};
   for (const c of cards) counts[c] = (counts[c] || 0) + 1;
@@ -81,12 +105,19 @@ function reasonOf(event) {
   return typeof reason === "string" && reason.trim() ? reason.trim() : null;
 }
 
-// Lines for a list of events: a seat's two blind draws in a row read as one line ("drew two cards"). A line's
-// seq is that of the last event it tells, so a line that grows (the second blind draw) takes a new seq.
+// Lines for a list of events: a seat's two card draws of one turn read as one line ("drew two cards from the
+// deck", "took a red and a blue from the market"), and the cards a draw from the market turned up in its place
+// are told on that line ("…; turned up: green") rather than each on a line of its own. A line's seq is that of
+// the last event it tells, so a line that grows takes a new seq.
 export function logLines(events, ctx) {
   const lines = [];
-  let last = null;
+  let last = null; // the line of a turn's card draws, while it may still grow
   let pending = []; // reasons given on events that make no line of their own: told on the move's next line
+  const redraw = (seq) => {
+    const turned = last.turned.length ? `; turned up: ${last.turned.join(", ")}` : "";
+    const text = `${seatName(ctx.seats[last.seat], ctx.seats)} ${drawWords(last.draws)}${turned}.`;
+    lines[lines.length - 1] = { seq, text: withReasons(text, last.reasons), reasons: last.reasons };
+  };
   for (const event of events) {
     const reason = reasonOf(event);
     if (event.type === "turn_ended") {
@@ -96,23 +127,20 @@ export function logLines(events, ctx) {
     }
     const d = event.data || {};
     const seat = d.seat ?? event.seat;
-    const blind = event.type === "card_drawn" && d.source === "deck";
-    if (blind && last && last.blind && last.seat === seat && !last.merged) {
-      const who = seatName(ctx.seats[last.seat]);
-      const cards = [last.card, d.card].filter(Boolean);
+    const draw = event.type === "card_drawn";
+    if (last && ((draw && last.seat === seat && last.draws.length < 2) || (event.type === "market_revealed" && d.cards))) {
       last.reasons.push(...pending, ...(reason ? [reason] : []));
       pending = [];
-      const text = cards.length === 2
-        ? `${who} drew two cards from the deck (${cards.join(", ")}).` : `${who} drew two cards from the deck.`;
-      lines[lines.length - 1] = { seq: event.seq, text: withReasons(text, last.reasons), reasons: last.reasons };
-      last.merged = true;
+      if (draw) last.draws.push(d);
+      else last.turned.push(...[].concat(d.cards));
+      redraw(event.seq);
       continue;
     }
     const text = eventText(event, ctx);
     if (reason) pending.push(reason);
     if (text) {
       lines.push({ seq: event.seq, text: withReasons(text, pending), reasons: pending });
-      last = blind ? { blind, seat, card: d.card, reasons: pending } : null;
+      last = draw ? { seat, draws: [d], turned: [], reasons: pending } : null;
       pending = [];
     } else {
       last = null;
