@@ -48,14 +48,14 @@ class MuteView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: r.MutedSerializer, **error_responses(400, 401, 403, 404)},
+        request=None, responses={200: r.MutedSerializer, **error_responses(401, 403, 404, 409)},
         description="Stop receiving this person's chat lines, in every game (only you are affected).",
     )
     def post(self, request: Request, username: str) -> Response:
         return self.mute(request, username, on=True)
 
     @extend_schema(
-        request=None, responses={200: r.MutedSerializer, **error_responses(400, 401, 403, 404)},
+        request=None, responses={200: r.MutedSerializer, **error_responses(401, 403, 404, 409)},
         description="Receive this person's chat lines again.",
     )
     def delete(self, request: Request, username: str) -> Response:
