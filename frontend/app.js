@@ -6,7 +6,7 @@ import { clientSeed, get, post, session, ApiError } from "./api.js";
 import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { startInbox } from "./inbox.js";
-import { createForm, myGamesSection, queueSection } from "./lobby.js";
+import { createForm, createdText, myGamesSection, queueSection } from "./lobby.js";
 import { confirmEmailPage, mePage, unsubscribePage } from "./me.js";
 import { seatName } from "./words.js";
 import { LANGUAGES, chooseLanguage, date, language, loadLanguage, number, t, tParts, tn } from "./i18n.js";
@@ -96,7 +96,7 @@ function gameRow(game, turns) {
   const turn = turns.get(game.id);
   return h("tr", { "data-game": game.id },
     h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)),
-      game.ranked ? ` · ${t("lobby.ranked")}` : ""),
+      game.ranked ? ` · ${t("lobby.ranked")}` : "", createdText(game)),
     h("td", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
     h("td", {}, turn === undefined ? "" : turn),
     h("td", {}, game.status === "open" && free && !mine && session.user
@@ -118,6 +118,8 @@ async function whoseTurn(games) {
   await Promise.all(games.map(async (g) => {
     try {
       const state = await get(`/games/${g.id}/state`);
+      // While the tickets are chosen at the start every seat decides at once: no one seat's turn to name.
+      if (state.view.phase === "setup_tickets") return turns.set(g.id, t("game.phase.setup_tickets"));
       const seat = g.seats[state.view.current_seat];
       turns.set(g.id, !seat ? "" : isMe(seat.username) && !seat.bot ? t("turn.yours") : t("turn.theirs", { name: seatName(seat) }));
     } catch { /* a game that vanished meanwhile */ }

@@ -6,7 +6,8 @@
 // above the board, so they cover no city); on a narrow screen the board starts fitted to its width. The routes
 // and cities the player may act on are one stop of the Tab key: the arrow keys move among them.
 import { s, h } from "./dom.js";
-import { EDGE, SEAT_FILL, SEAT_INK, SEAT_MARK, SEAT_NAME, patternDefs } from "./colours.js";
+import { EDGE, SEAT_FILL, SEAT_INK, SEAT_MARK, colourName, patternDefs, seatColourName } from "./colours.js";
+import { t, tn } from "./i18n.js";
 
 const CAR_WIDTH = 15;
 const CITY_RADIUS = 10;
@@ -47,8 +48,8 @@ function doubleOffsets(routes) {
 }
 
 function routeTitle(route, cities) {
-  const kind = route.tunnel ? ", tunnel" : route.ferry_locomotives ? `, ferry (${route.ferry_locomotives} locomotive)` : "";
-  return `${cities[route.a].name} – ${cities[route.b].name}: ${route.length} ${route.color}${kind}`;
+  const kind = route.tunnel ? `, ${t("board.tunnel")}` : route.ferry_locomotives ? `, ${tn("board.ferry", route.ferry_locomotives)}` : "";
+  return `${cities[route.a].name} – ${cities[route.b].name}: ${t("log.route_kind", { length: route.length, colour: colourName(route.color) })}${kind}`;
 }
 
 const carTransform = (car, angle) => `translate(${car.x.toFixed(1)} ${car.y.toFixed(1)}) rotate(${angle.toFixed(1)})`;
@@ -101,10 +102,10 @@ export function createBoard(map) {
 
   const stationLayer = s("g.stations");
   const keysHint = h("p.visually-hidden", { id: `board-keys-${map.map}` },
-    "The routes and cities you may act on are one stop of the Tab key; the arrow keys move among them.");
+    t("board.keys"));
   const svg = s("svg.board", {
     viewBox: `${home.x} ${home.y} ${home.w} ${home.h}`, role: "group", style: `aspect-ratio: ${home.w} / ${home.h}`,
-    "aria-label": `${map.map} board`, "data-map": map.map, "aria-describedby": keysHint.id,
+    "aria-label": t(`board.label.${map.map === "usa" ? "usa" : "europe"}`), "data-map": map.map, "aria-describedby": keysHint.id,
   },
   patternDefs(s),
   s("rect.sea", { x: home.x - 2000, y: home.y - 2000, width: home.w + 4000, height: home.h + 4000 }),
@@ -177,11 +178,11 @@ export function createBoard(map) {
     zoom(e.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
   }, { passive: false });
 
-  const controls = h("div.zoom", { role: "group", "aria-label": "Zoom the board" },
-    h("span.muted.zoom-hint", {}, "Drag to move; pinch, wheel or"),
-    h("button", { type: "button", "aria-label": "Zoom in", onclick: () => zoom(1 / 1.4) }, "+"),
-    h("button", { type: "button", "aria-label": "Zoom out", onclick: () => zoom(1.4) }, "−"),
-    h("button", { type: "button", "aria-label": "Show the whole board", onclick: () => setBox(home) }, "⤢"));
+  const controls = h("div.zoom", { role: "group", "aria-label": t("board.zoom") },
+    h("span.muted.zoom-hint", {}, t("board.zoom_hint")),
+    h("button", { type: "button", "aria-label": t("board.zoom_in"), onclick: () => zoom(1 / 1.4) }, "+"),
+    h("button", { type: "button", "aria-label": t("board.zoom_out"), onclick: () => zoom(1.4) }, "−"),
+    h("button", { type: "button", "aria-label": t("board.whole"), onclick: () => setBox(home) }, "⤢"));
   const element = h("div.board-wrap", {}, controls, svg, keysHint);
 
   const routeEl = (id) => svg.querySelector(`[data-route="${id}"]`);
@@ -270,12 +271,12 @@ export function createBoard(map) {
         }
         for (const mark of g.querySelectorAll(".owner-mark")) mark.setAttribute("d", owner === undefined ? "" : SEAT_MARK[owner]);
         const title = routeTitle(routesById[g.dataset.route], cities);
-        g.querySelector("title").textContent = owner === undefined ? title : `${title}: seat ${Number(owner) + 1}'s (${SEAT_NAME[owner]})`;
+        g.querySelector("title").textContent = owner === undefined ? title : t("board.owned", { title, n: Number(owner) + 1, colour: seatColourName(owner) });
       }
       stationLayer.replaceChildren(...Object.entries(stationOwners).map(([city, seat]) => {
         const c = cities[city];
         return s("g.station", { "data-station": city, "data-owner": seat, transform: `translate(${c.x + 12} ${c.y + 8}) scale(1.5)` },
-          s("title", { text: `Station of seat ${Number(seat) + 1} (${SEAT_NAME[seat]}) in ${c.name}` }),
+          s("title", { text: t("board.station", { n: Number(seat) + 1, colour: seatColourName(seat), city: c.name }) }),
           s("path", { d: "M-7,8V-2L0,-9L7,-2V8Z", fill: SEAT_FILL[seat], stroke: "#1f1d1a", "stroke-width": 1.5 }),
           s("path", { d: SEAT_MARK[seat], transform: "translate(0 1.5) scale(.75)", fill: SEAT_INK[seat] }));
       }));
@@ -285,13 +286,13 @@ export function createBoard(map) {
       for (const g of svg.querySelectorAll(".route")) {
         const title = routeTitle(routesById[g.dataset.route], cities);
         const on = routeIds.has(g.dataset.route);
-        if (on) clickable(g, `Claim ${title}`, () => onRoute(g.dataset.route));
+        if (on) clickable(g, t("board.claim", { title }), () => onRoute(g.dataset.route));
         else inert(g, title);
         haloEl(g.dataset.route).classList.toggle("on", on);
       }
       for (const g of svg.querySelectorAll(".city")) {
         const name = cities[g.dataset.city].name;
-        if (cityIds.has(g.dataset.city)) clickable(g, `Build a station in ${name}`, () => onCity(g.dataset.city));
+        if (cityIds.has(g.dataset.city)) clickable(g, t("board.build", { city: name }), () => onCity(g.dataset.city));
         else inert(g, name);
       }
       // One Tab stop for the lot: the one that had it (or the focus) while it is still offered, else the first.

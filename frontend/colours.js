@@ -1,4 +1,6 @@
 // Card and seat colours, each with a pattern and a name so that colour is never the only cue.
+import { t, tn } from "./i18n.js";
+
 export const CARD_COLOURS = ["purple", "blue", "orange", "white", "green", "yellow", "black", "red", "locomotive"];
 
 export const FILL = {
@@ -17,9 +19,10 @@ const MARK = {
 // card colours above and from each other. Each seat also has a mark of its own (drawn on its trains and stations
 // and beside its name), so a seat is told apart without seeing hue. SEAT_INK is the mark's colour on that fill.
 export const SEAT_FILL = ["#702010", "#206060", "#ea80ff", "#bfdf9f", "#400080"];
-export const SEAT_NAME = ["maroon", "teal", "pink", "mint", "indigo"];
+// A seat's colour and mark in words, in the reader's language (colour.seat.N, colour.mark.N: maroon, circle...).
+export const seatColourName = (seat) => t(`colour.seat.${seat}`);
+export const seatMarkName = (seat) => t(`colour.mark.${seat}`);
 export const SEAT_INK = ["#fff", "#fff", "#1f1d1a", "#1f1d1a", "#fff"];
-export const SEAT_MARK_NAME = ["circle", "triangle", "square", "diamond", "cross"];
 export const SEAT_MARK = [
   "M0,-4.2A4.2,4.2 0 1 1 0,4.2A4.2,4.2 0 1 1 0,-4.2Z",
   "M0,-4.8L4.8,3.8H-4.8Z",
@@ -63,11 +66,17 @@ export function patternDefs(s) {
   return s("defs", {}, patterns);
 }
 
+// A colour's name ("red", "locomotive"), as cards and texts show it; "a red", "an orange" as the object of a draw.
+export const colourName = (colour) => t(`colour.${colour}`);
+export const aCard = (colour) => (colour ? t(`colour.card.${colour}`) : t("colour.a_card"));
+// "3 red", "2 locomotives": the colour counted, in the reader's plural forms.
+export const colourCount = (colour, n) => tn(`colour.count.${colour}`, n);
+
 // "3 red + 1 locomotive" from {red: 3, locomotive: 1} or [["red", 3], ...].
 export function cardsText(cards) {
   const pairs = Array.isArray(cards) ? cards : Object.entries(cards || {});
-  const parts = pairs.filter(([, n]) => n > 0).map(([c, n]) => `${n} ${c === "locomotive" ? (n > 1 ? "locomotives" : "locomotive") : c}`);
-  return parts.length ? parts.join(" + ") : "nothing";
+  const parts = pairs.filter(([, n]) => n > 0).map(([c, n]) => colourCount(c, n));
+  return parts.length ? parts.join(" + ") : t("colour.nothing");
 }
 
 // The card's CSS background: its colour and the same mark as its pattern on the board.

@@ -9,8 +9,9 @@
 import { h, mount } from "./dom.js";
 import { session, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
-import { CARD_COLOURS, cardsText } from "./colours.js";
-import { BOT_LEVELS, logLines, seatName, ticketText, timeControlText, timeLeftText } from "./words.js";
+import { CARD_COLOURS, cardsText, colourName } from "./colours.js";
+import { BOT_LEVELS, colourList, listText, logLines, mapName, routeKind, seatName, ticketText, timeControlText, timeLeftText } from "./words.js";
+import { t, tn, tParts } from "./i18n.js";
 import { scoreTable, playersTable, cardFace, completedTickets, seatSwatch } from "./panels.js";
 import { acceptInvite, InvitePanel, Rematch } from "./byday.js";
 import { GameState } from "./gamestate.js";
@@ -25,7 +26,7 @@ export async function gamePage(page, id) {
     await view.start();
   } catch (err) {
     if (!refused) throw err;
-    mount(page, h("h1", {}, "Game"), refused); // the invitation's refusal says more than the game's
+    mount(page, h("h1", {}, t("page.game")), refused); // the invitation's refusal says more than the game's
     return;
   }
   if (refused) page.prepend(refused);
@@ -45,7 +46,7 @@ class GameView {
     const summary = await this.game.load();
     this.map = await loadBoard(summary.map);
     this.board = createBoard(this.map);
-    this.board.tickets = Object.fromEntries(this.map.tickets.map((t) => [t.id, t]));
+    this.board.tickets = Object.fromEntries(this.map.tickets.map((tk) => [tk.id, tk]));
     this.layout();
     this.startChat(summary);
     requestAnimationFrame(() => this.board.fitScreen());
@@ -73,11 +74,11 @@ class GameView {
   onSocketMessage(message) { this.chat?.onMessage(message); }
 
   layout() {
-    this.skips = h("nav.skip-links", { "aria-label": "Skip links" });
+    this.skips = h("nav.skip-links", { "aria-label": t("game.skip_links") });
     this.statusBar = h("div.status-bar");
     this.turnNews = h("p.visually-hidden", { "aria-live": "polite" }); // whose move, told once per change
     this.side = h("div.side");
-    this.logList = h("ol.log", { "aria-label": "What happened" });
+    this.logList = h("ol.log", { "aria-label": t("game.log_label") });
     this.finalWrap = h("div.final-wrap");
     this.root = h("div.game", { "data-game": this.id }, this.skips, this.statusBar, this.turnNews, this.finalWrap, this.board.element, this.side);
     mount(this.page, this.root);
@@ -96,8 +97,8 @@ class GameView {
         (target.querySelector("h2") || target).focus();
       } }, words) : null;
     };
-    mount(this.skips, to("your-move", "Skip to your move"), to("market", "Skip to the market"),
-      to("hand", "Skip to your hand"), to("final-score", "Skip to the final score"));
+    mount(this.skips, to("your-move", t("game.skip_move")), to("market", t("game.skip_market")),
+      to("hand", t("game.skip_hand")), to("final-score", t("game.skip_final")));
   }
 
   // ---- what the game state asks of the page (see gamestate.js)
@@ -130,12 +131,12 @@ class GameView {
     const bot = s.fallback_bot || "greedy";
     const close = () => { dialog.close(); dialog.remove(); };
     const dialog = h("dialog.confirm", { "aria-labelledby": "resign-title", "aria-describedby": "resign-what", onclose: () => dialog.remove() },
-      h("h2", { id: "resign-title" }, "Resign this game?"),
-      h("p", { id: "resign-what" }, `The ${bot} bot plays your seat from now on, and you cannot take it back.`,
-        s.ranked ? " This game is ranked: you are rated last." : ""),
+      h("h2", { id: "resign-title" }, t("game.resign_title")),
+      h("p", { id: "resign-what" }, t("game.resign_what", { bot }),
+        s.ranked ? ` ${t("game.resign_ranked")}` : ""),
       h("div.dialog-buttons", {},
-        h("button", { type: "button", autofocus: true, "data-action": "keep-playing", onclick: close }, "Keep playing"),
-        h("button.danger", { type: "button", "data-action": "confirm-resign", onclick: () => { close(); this.game.resign(); } }, "Resign")));
+        h("button", { type: "button", autofocus: true, "data-action": "keep-playing", onclick: close }, t("game.keep_playing")),
+        h("button.danger", { type: "button", "data-action": "confirm-resign", onclick: () => { close(); this.game.resign(); } }, t("game.resign"))));
     document.body.append(dialog);
     dialog.showModal();
   }
@@ -180,9 +181,9 @@ class GameView {
     mount(this.side,
       this.rematch ? this.rematch.render() || this.rematch.element : null,
       this.narrow.matches ? [hand, move] : [move, hand],
-      h("section.players", {}, h("h2", {}, "Players"),
+      h("section.players", {}, h("h2", {}, t("game.players")),
         playersTable(v, this.game.summary, this.game.presence, playing ? null : this.game.score)),
-      h("section", {}, h("h2", {}, "Log"), this.logList),
+      h("section", {}, h("h2", {}, t("game.log")), this.logList),
       this.leaveSection());
     this.renderLog();
     this.renderSkips();
@@ -191,7 +192,7 @@ class GameView {
   leaveSection() {
     if (this.game.mySeat === null || this.game.status !== "active" || this.game.resigned) return null;
     return h("section.leave", {}, h("button.danger", { type: "button", "data-action": "resign",
-      onclick: () => this.confirmResign() }, "Resign…"));
+      onclick: () => this.confirmResign() }, t("game.resign_button")));
   }
 
   // The banner (whose move, what to do, the clock) over a line of smaller facts; the tab's title and the chime.
@@ -201,30 +202,30 @@ class GameView {
     const seats = this.game.summary.seats;
     const deciding = v ? (v.deciding_seats || [v.current_seat]).filter((x) => x !== null && x !== undefined) : [];
     const mine = Boolean(v && v.phase !== "finished" && deciding.includes(this.game.mySeat));
-    const others = deciding.filter((x) => x !== this.game.mySeat).map((x) => seatName(seats[x], seats));
+    const others = listText(deciding.filter((x) => x !== this.game.mySeat).map((x) => seatName(seats[x], seats)));
     const phase = v ? v.phase : this.game.summary.status;
     const clock = v && v.deadline && v.phase !== "finished" ? h("span.clock", { "data-deadline": v.deadline }, clockText(v.deadline)) : null;
     let banner = null;
     if (v && v.phase === "finished") {
-      banner = h("div.turn-banner.over", {}, h("span", {}, h("strong.game-over", {}, "Game over"), this.winnersText()));
+      banner = h("div.turn-banner.over", {}, h("span", {}, h("strong.game-over", {}, t("game.game_over")), this.winnersText()));
     } else if (mine) {
       banner = h("div.turn-banner.mine", { "data-turn": this.game.mySeat }, // told aloud once by turnNews, not each redraw
-        h("span", {}, h("strong.turn-now", {}, "● Your move"), `: ${MINE[phase] || phaseText(phase)}`), clock);
+        h("span", {}, h("strong.turn-now", {}, t("game.your_move_now")), `: ${MINE[phase] ? t(`game.mine.${MINE[phase]}`) : phaseText(phase)}`), clock);
     } else if (v) {
       banner = h("div.turn-banner", { "data-turn": deciding[0] ?? "" },
-        h("span", {}, others.length ? `${others.join(" and ")} to play` : "Waiting", ` (${phaseText(phase)})`), clock);
+        h("span", {}, others ? t("game.to_play", { names: others }) : t("game.waiting"), ` (${phaseText(phase)})`), clock);
     }
     mount(this.statusBar, banner,
       h("div.status-meta", {},
-        h("strong", {}, `${this.game.summary.map === "usa" ? "USA" : "Europe"}`),
-        h("span.time-control", {}, timeControlText(this.game.summary), this.game.summary.private ? " · private" : ""),
+        h("strong", {}, mapName(this.game.summary.map)),
+        h("span.time-control", {}, timeControlText(this.game.summary), this.game.summary.private ? ` · ${t("game.private")}` : ""),
         this.game.closed ? null : h(`span.conn${this.game.online ? "" : ".offline"}`, { "data-online": String(this.game.online), role: "status" },
-          this.game.online ? "live" : "offline: reconnecting…"),
-        v && v.last_round && v.phase !== "finished" ? h("span.error", {}, "Last round") : null,
-        this.game.mySeat === null && v ? h("span.muted", {}, "Watching") : null,
-        this.game.status === "finished" ? h("a", { href: `/games/${this.id}/replay` }, "Replay") : null,
+          this.game.online ? t("game.live") : t("game.offline")),
+        v && v.last_round && v.phase !== "finished" ? h("span.error", {}, t("game.last_round")) : null,
+        this.game.mySeat === null && v ? h("span.muted", {}, t("game.watching")) : null,
+        this.game.status === "finished" ? h("a", { href: `/games/${this.id}/replay` }, t("lobby.replay")) : null,
         this.game.mySeat !== null && v && v.phase !== "finished" ? this.soundToggle() : null));
-    const news = !v ? "" : v.phase === "finished" ? "Game over." : mine ? "Your move." : `${others.join(" and ") || "Nobody"} to play.`;
+    const news = !v ? "" : v.phase === "finished" ? t("game.news_over") : mine ? t("game.news_mine") : t("game.news_others", { names: others || t("game.nobody") });
     if (this.turnNews.textContent !== news) this.turnNews.textContent = news;
     this.turnTold(v ? mine : undefined);
   }
@@ -234,13 +235,13 @@ class GameView {
     if (!score) return null;
     const seats = this.game.summary.seats;
     const first = score.scores.filter((x) => x.place === 1).map((x) => seatName(seats[x.seat] || x, seats));
-    return `: ${first.join(" and ")} ${first.length > 1 ? "win" : "wins"}`;
+    return `: ${t(first.length > 1 ? "game.wins_many" : "game.wins_one", { names: listText(first) })}`;
   }
 
   // The tab's title says when it is your turn; the chime sounds when the turn comes (not for the page's first look).
   turnTold(mine) {
     if (!document.title.startsWith("● ")) this.baseTitle = document.title;
-    const title = mine ? "● Your turn — Ticket to Ride" : this.baseTitle;
+    const title = mine ? t("game.title_turn") : this.baseTitle;
     if (document.title !== title) document.title = title;
     if (mine && this.wasMine === false && soundOn()) this.root.dataset.chimes = String(Number(this.root.dataset.chimes || 0) + chime());
     if (mine !== undefined) this.wasMine = mine;
@@ -249,13 +250,13 @@ class GameView {
   soundToggle() {
     const on = soundOn();
     return h("button.sound-toggle", { type: "button", "aria-pressed": String(on), "data-action": "sound",
-      title: on ? "A chime sounds when your turn comes" : "No chime when your turn comes",
+      title: on ? t("game.chime_on") : t("game.chime_off"),
       onclick: () => {
         localStorage.setItem(SOUND_KEY, on ? "off" : "on");
         if (!on) chime(); // a sample, on the press that turned it on
         this.renderStatus();
         this.statusBar.querySelector(".sound-toggle")?.focus();
-      } }, on ? "♪ Sound on" : "♪ Sound off");
+      } }, on ? t("game.sound_on") : t("game.sound_off"));
   }
 
   tick() {
@@ -276,27 +277,28 @@ class GameView {
     const seated = s.seats.some((x) => x.username && x.username.toLowerCase() === (session.user || "").toLowerCase());
     this.drawn = true;
     this.botLevel = this.botLevel || "greedy";
-    const level = h("select", { "aria-label": "Bot level", onchange: () => { this.botLevel = level.value; } },
+    const level = h("select", { "aria-label": t("game.bot_level"), onchange: () => { this.botLevel = level.value; } },
       BOT_LEVELS.map((l) => h("option", { value: l, selected: l === this.botLevel }, l)));
     this.board.update({}, {});
     mount(this.side,
-      h("section.open", {}, h("h2", { tabindex: -1 }, "Waiting to start"),
+      h("section.open", {}, h("h2", { tabindex: -1 }, t("game.waiting_start")),
         this.game.error ? h("p.error", { role: "alert" }, this.game.error) : null,
-        h("p", {}, `${s.players} seats, ${s.ranked ? "ranked" : "unranked"}, ${timeControlText(s)}${s.private ? ", private" : ""}, created by ${s.created_by}.`),
+        h("p", {}, t("game.open_facts", { name: s.created_by, facts: [tn("game.seats", s.players), t(s.ranked ? "lobby.ranked" : "lobby.unranked"),
+          timeControlText(s), s.private ? t("game.private") : null].filter(Boolean).join(", ") })),
         h("ul", {}, s.seats.map((seat) => h("li", { "data-seat": seat.seat },
-          seatSwatch(seat.seat), `Seat ${seat.seat + 1}: `,
-          seat.username || seat.bot ? seatName(seat) : h("span.muted", {}, "empty"), " ",
+          seatSwatch(seat.seat), `${t("game.seat", { n: seat.seat + 1 })} `,
+          seat.username || seat.bot ? seatName(seat) : h("span.muted", {}, t("game.empty")), " ",
           !seat.username && !seat.bot && mine ? h("button", { type: "button", "data-add-bot": seat.seat,
-            onclick: () => this.seatAction("bots", { seat: seat.seat, level: level.value }) }, "Add bot") : null,
+            onclick: () => this.seatAction("bots", { seat: seat.seat, level: level.value }) }, t("game.add_bot")) : null,
           !seat.username && !seat.bot && !seated && session.user && !s.private ? h("button", { type: "button", "data-sit": seat.seat,
-            onclick: () => this.seatAction("join", { seat: seat.seat }) }, "Sit here") : null))),
+            onclick: () => this.seatAction("join", { seat: seat.seat }) }, t("game.sit")) : null))),
         mine && s.invite && s.seats.some((x) => !x.username && !x.bot)
           ? (this.invites = this.invites || new InvitePanel(this.id)).update(s.invite) : null,
-        mine ? h("p", {}, h("label", {}, "Bot level ", level)) : null,
+        mine ? h("p", {}, h("label", {}, `${t("game.bot_level")} `, level)) : null,
         mine ? h("p", {}, h("button.primary", { type: "button", "data-action": "start",
-          onclick: () => this.seatAction("start", { fill_with_bots: level.value }) }, "Start (empty seats get bots)")) : null,
-        !session.user && !s.private ? h("p", {}, h("a", { href: `/signin?next=/games/${this.id}` }, "Sign in"), " to join.") : null,
-        s.private && !seated ? h("p.muted", {}, "A private game: its seats are taken with an invitation link from its creator.") : null));
+          onclick: () => this.seatAction("start", { fill_with_bots: level.value }) }, t("game.start"))) : null,
+        !session.user && !s.private ? h("p", {}, tParts("game.sign_in_to_join", { signin: h("a", { href: `/signin?next=/games/${this.id}` }, t("nav.sign_in")) })) : null,
+        s.private && !seated ? h("p.muted", {}, t("game.private_note")) : null));
   }
 
   choose(kind, id) {
@@ -311,29 +313,29 @@ class GameView {
     const v = this.game.view;
     if (this.game.mySeat === null || v.phase === "finished") return null;
     if (this.game.resigned) {
-      return h("section.actions", { "aria-label": "Your move", "aria-busy": "false" }, h("h2", { tabindex: -1 }, "You resigned"),
-        h("p", {}, `The ${this.game.summary.fallback_bot || "greedy"} bot plays your seat; you may keep watching.`));
+      return h("section.actions", { "aria-label": t("game.your_move"), "aria-busy": "false" }, h("h2", { tabindex: -1 }, t("game.you_resigned")),
+        h("p", {}, t("game.resigned_note", { bot: this.game.summary.fallback_bot || "greedy" })));
     }
     const parts = [];
     const message = this.game.error ? h("p.error.message", { role: "alert" }, this.game.error) : null;
     const tunnel = this.game.movesOf("pay_tunnel").concat(this.game.movesOf("decline_tunnel"));
     const keep = this.game.movesOf("keep_tickets");
     if (!this.game.moves.length) {
-      parts.push(h("p.muted", {}, v.deciding_seats.includes(this.game.mySeat) ? "Waiting for the server…" : "Not your move."));
+      parts.push(h("p.muted", {}, v.deciding_seats.includes(this.game.mySeat) ? t("game.waiting_server") : t("game.not_your_move")));
     } else if (tunnel.length) {
-      const t = v.tunnel || {};
-      parts.push(h("p", {}, `Tunnel ${routeName(this.board, t.route)}: you played ${cardsText(t.cards)}; the three cards turned up are `,
-        h("strong", {}, (t.revealed || []).join(", ") || "none"), tunnel.length > 1 ? `. Pay ${t.extra} more card${t.extra === 1 ? "" : "s"}, or give up.`
-        : `. You cannot pay the ${t.extra} more card${t.extra === 1 ? "" : "s"} it asks: give it up.`),
+      const tun = v.tunnel || {};
+      parts.push(h("p", {}, tParts("game.tunnel", { route: routeName(this.board, tun.route), cards: cardsText(tun.cards),
+        revealed: h("strong", {}, colourList(tun.revealed) || t("game.none")) }),
+      " ", tn(tunnel.length > 1 ? "game.tunnel_pay" : "game.tunnel_cannot", tun.extra)),
       h("div.choices", {}, tunnel.map((m) => h("button", { type: "button", "data-move": m.type,
-        onclick: () => this.play(m) }, m.type === "decline_tunnel" ? "Give up the tunnel" : `Pay ${cardsText(m.cards)}`))));
+        onclick: () => this.play(m) }, m.type === "decline_tunnel" ? t("game.give_up_tunnel") : t("game.pay", { cards: cardsText(m.cards) })))));
     } else if (keep.length) {
       parts.push(this.keepTickets(keep));
     } else {
       parts.push(this.turnChoices());
     }
-    const section = h("section.actions", { id: "your-move", "aria-label": "Your move", "aria-busy": String(this.game.busy) },
-      h("h2", { tabindex: -1 }, "Your move"), message, parts);
+    const section = h("section.actions", { id: "your-move", "aria-label": t("game.your_move"), "aria-busy": String(this.game.busy) },
+      h("h2", { tabindex: -1 }, t("game.your_move")), message, parts);
     if (this.game.busy) for (const control of section.querySelectorAll("button, select, input")) control.disabled = true;
     return section;
   }
@@ -343,16 +345,16 @@ class GameView {
     const allowed = new Set(moves.map((m) => [...m.tickets].sort().join("|")));
     const key = [...this.keep].sort().join("|");
     const minimum = Math.min(...moves.map((m) => m.tickets.length));
-    return h("div", {}, h("p", {}, `Choose the destination tickets to keep (at least ${minimum}):`),
+    return h("div", {}, h("p", {}, t("game.keep_intro", { min: minimum })),
       h("div.choices", {}, offered.map((id) => {
-        const t = this.board.tickets[id];
+        const tk = this.board.tickets[id];
         const box = h("input", { type: "checkbox", checked: this.keep.has(id), "data-ticket": id,
           onchange: () => { box.checked ? this.keep.add(id) : this.keep.delete(id); this.render(); } });
-        return h("label.ticket-offer", { onmouseenter: () => this.board.highlight([t.a, t.b]),
-          onmouseleave: () => this.board.highlight([]) }, box, " ", ticketText(t, this.board.cities), t.long ? " (long)" : "");
+        return h("label.ticket-offer", { onmouseenter: () => this.board.highlight([tk.a, tk.b]),
+          onmouseleave: () => this.board.highlight([]) }, box, " ", ticketText(tk, this.board.cities), tk.long ? ` ${t("game.long")}` : "");
       })),
       h("button.primary", { type: "button", "data-action": "keep", disabled: !allowed.has(key),
-        onclick: () => this.play({ type: "keep_tickets", tickets: [...this.keep] }) }, `Keep ${this.keep.size}`));
+        onclick: () => this.play({ type: "keep_tickets", tickets: [...this.keep] }) }, t("game.keep", { n: this.keep.size })));
   }
 
   turnChoices() {
@@ -362,30 +364,29 @@ class GameView {
     const stations = this.game.movesOf("build_station");
     if (sel) {
       const options = sel.kind === "route" ? claims.filter((m) => m.route === sel.id) : stations.filter((m) => m.city === sel.id);
-      const name = sel.kind === "route" ? routeName(this.board, sel.id) : `a station in ${this.board.cities[sel.id].name}`;
-      out.push(h("p", {}, h("strong", {}, sel.kind === "route" ? `Claim ${name}` : `Build ${name}`), ": pay with"),
+      const what = sel.kind === "route" ? t("game.claim", { route: routeName(this.board, sel.id) }) : t("game.build", { city: this.board.cities[sel.id].name });
+      out.push(h("p", {}, h("strong", {}, what), `: ${t("game.pay_with")}`),
         h("div.choices", {}, options.map((m) => h("button.primary", { type: "button", "data-pay": JSON.stringify(m.cards),
           onclick: () => this.play(m) }, cardsText(m.cards))),
-        h("button", { type: "button", onclick: () => { this.selected = null; this.render(); } }, "Cancel")));
+        h("button", { type: "button", onclick: () => { this.selected = null; this.render(); } }, t("game.cancel"))));
       return out;
     }
     const drawTickets = this.game.movesOf("draw_tickets")[0];
     const second = this.game.view.phase === "second_card";
-    out.push(h("p", {}, second ? "Take a second card: from the market (not a locomotive) or the deck."
-      : "Take cards from the market or the deck, click a route with a black-and-white halo to claim it, or draw destination tickets."));
+    out.push(h("p", {}, second ? t("game.second_hint") : t("game.turn_hint")));
     const routeIds = [...new Set(claims.map((m) => m.route))].sort((a, b) => routeName(this.board, a).localeCompare(routeName(this.board, b)));
     if (routeIds.length) {
-      out.push(h("label", {}, "Claim a route: ", h("select", { "data-action": "claim-select", onchange: (e) => e.target.value && this.choose("route", e.target.value) },
-        h("option", { value: "" }, `${routeIds.length} you can afford…`),
-        routeIds.map((r) => h("option", { value: r }, `${routeName(this.board, r)} (${this.board.routes[r].length} ${this.board.routes[r].color})`)))));
+      out.push(h("label", {}, `${t("game.claim_a_route")} `, h("select", { "data-action": "claim-select", onchange: (e) => e.target.value && this.choose("route", e.target.value) },
+        h("option", { value: "" }, tn("game.you_can_afford", routeIds.length)),
+        routeIds.map((r) => h("option", { value: r }, `${routeName(this.board, r)} (${routeKind(this.board.routes[r])})`)))));
     }
     const cityIds = [...new Set(stations.map((m) => m.city))].sort();
     if (cityIds.length) {
-      out.push(h("p", {}, h("label", {}, "Build a station: ", h("select", { "data-action": "station-select", onchange: (e) => e.target.value && this.choose("city", e.target.value) },
-        h("option", { value: "" }, "choose a city…"),
+      out.push(h("p", {}, h("label", {}, `${t("game.build_station")} `, h("select", { "data-action": "station-select", onchange: (e) => e.target.value && this.choose("city", e.target.value) },
+        h("option", { value: "" }, t("game.choose_city")),
         cityIds.map((c) => h("option", { value: c }, this.board.cities[c].name))))));
     }
-    if (drawTickets) out.push(h("p", {}, h("button", { type: "button", "data-action": "draw-tickets", onclick: () => this.play(drawTickets) }, "Draw destination tickets")));
+    if (drawTickets) out.push(h("p", {}, h("button", { type: "button", "data-action": "draw-tickets", onclick: () => this.play(drawTickets) }, t("game.draw_tickets"))));
     return out;
   }
 
@@ -394,42 +395,42 @@ class GameView {
     const draws = this.game.movesOf("draw_card");
     const market = (i) => draws.find((m) => m.source === "market" && m.index === i);
     const deck = draws.find((m) => m.source === "deck");
-    return h("section.market", { id: "market" }, h("h2", { tabindex: -1 }, "Market"),
+    return h("section.market", { id: "market" }, h("h2", { tabindex: -1 }, t("game.market")),
       h("div.cards", {}, v.market.map((colour, i) => {
         const move = market(i);
         return cardFace(colour, null, { button: true, disabled: !move || this.game.busy, "data-market": i,
-          onclick: () => move && this.play(move), label: `Take ${colour} from the market` });
+          onclick: () => move && this.play(move), label: t("game.take_market", { colour: colourName(colour) }) });
       }),
-      h("button.card.deck", { type: "button", disabled: !deck || this.game.busy, "data-deck": "", "aria-label": `Draw from the deck (${v.deck_size} cards)`,
+      h("button.card.deck", { type: "button", disabled: !deck || this.game.busy, "data-deck": "", "aria-label": tn("game.draw_deck", v.deck_size),
         style: "background:#5a4632;color:#fff", onclick: () => deck && this.play(deck) },
-      h("span.count", { style: "color:#222" }, v.deck_size), h("span.label", { style: "color:#222" }, "deck"))),
-      h("p.muted", {}, `${v.tickets_left} destination tickets left; ${v.discard_size} cards discarded.`));
+      h("span.count", { style: "color:#222" }, v.deck_size), h("span.label", { style: "color:#222" }, t("game.deck")))),
+      h("p.muted", {}, `${tn("game.tickets_left", v.tickets_left)}; ${tn("game.discarded", v.discard_size)}.`));
   }
 
   handSection() {
     const hand = this.game.view.hand;
-    return h("section.hand", { id: "hand" }, h("h2", { tabindex: -1 }, "Your cards"),
+    return h("section.hand", { id: "hand" }, h("h2", { tabindex: -1 }, t("game.your_cards")),
       h("div.cards", {}, CARD_COLOURS.filter((c) => hand[c]).map((c) => cardFace(c, hand[c], { "data-hand": c }))),
-      Object.keys(hand).length ? null : h("p.muted", {}, "No cards."));
+      Object.keys(hand).length ? null : h("p.muted", {}, t("game.no_cards")));
   }
 
   ticketsSection() {
     const done = completedTickets(this.game.view, this.board);
-    return h("section.tickets", {}, h("h2", {}, "Your tickets"),
+    return h("section.tickets", {}, h("h2", {}, t("game.your_tickets")),
       h("ul", {}, this.game.view.tickets.map((id) => {
-        const t = this.board.tickets[id];
-        const show = () => this.board.highlight([t.a, t.b]);
+        const tk = this.board.tickets[id];
+        const show = () => this.board.highlight([tk.a, tk.b]);
         const hide = () => this.board.highlight([]);
         return h(`li${done.has(id) ? ".done" : ""}`, { tabindex: 0, "data-ticket": id,
           onmouseenter: show, onmouseleave: hide, onfocus: show, onblur: hide },
-        ticketText(t, this.board.cities), done.has(id) ? " — done" : "");
+        ticketText(tk, this.board.cities), done.has(id) ? ` — ${t("game.done")}` : "");
       })));
   }
 
   finalSection() {
     if (this.game.status !== "finished") return null;
-    if (!this.game.score) return h("section.final", {}, h("h2", {}, "Game over"), h("p.muted", {}, "Counting the score…"));
-    return h("section.final.card-box", { id: "final-score" }, h("h2", { tabindex: -1 }, "Final score"),
+    if (!this.game.score) return h("section.final", {}, h("h2", {}, t("game.game_over")), h("p.muted", {}, t("game.counting")));
+    return h("section.final.card-box", { id: "final-score" }, h("h2", { tabindex: -1 }, t("game.final_score")),
       h("div.table-scroll", {}, scoreTable(this.game.score, this.board, this.game.summary)));
   }
 }
@@ -450,23 +451,17 @@ function routeName(board, id) {
   return r ? `${board.cities[r.a].name} – ${board.cities[r.b].name}` : id;
 }
 
+const PHASES = ["setup_tickets", "turn", "second_card", "tunnel_payment", "keep_tickets", "finished", "open"];
 function phaseText(phase) {
-  return {
-    setup_tickets: "choosing tickets", turn: "turn", second_card: "second card", tunnel_payment: "tunnel",
-    keep_tickets: "choosing tickets", finished: "finished", open: "waiting to start",
-  }[phase] || phase;
+  return PHASES.includes(phase) ? t(`game.phase.${phase}`) : phase;
 }
 
 function clockText(deadline) {
-  return `${timeLeftText(deadline)} left to decide`;
+  return t("game.clock", { time: timeLeftText(deadline) });
 }
 
 // What the banner asks of the player, by the phase of the game.
-const MINE = {
-  setup_tickets: "choose the destination tickets to keep", keep_tickets: "choose the destination tickets to keep",
-  turn: "take cards, claim a route or draw destination tickets", second_card: "take a second card",
-  tunnel_payment: "pay for the tunnel or give it up",
-};
+const MINE = { setup_tickets: "tickets", keep_tickets: "tickets", turn: "turn", second_card: "second_card", tunnel_payment: "tunnel_payment" };
 
 // The chime when the turn comes: two short notes made with WebAudio (no sound file), unless turned off.
 const SOUND_KEY = "ttr.turnSound";

@@ -16,6 +16,7 @@
 //   seatsRead(same)   an open game's seats were read again (same: as they were)
 //   moveStarted()     a move is being posted; returns what to do once the server accepted it
 import { clientSeed, get, post, session, ApiError } from "./api.js";
+import { t } from "./i18n.js";
 
 const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404; // the socket's close codes (games/realtime)
 
@@ -176,7 +177,7 @@ export class GameState {
       if (this.closed) return;
       if (event.code === CLOSE_NOT_FOUND) {
         this.closed = true;
-        return this.fail(new Error("This game is gone from the server."));
+        return this.fail(new Error(t("game.gone")));
       }
       if (event.code === CLOSE_UNAUTHORISED) session.expire(); // the next socket watches as anyone
       this.retry = Math.min((this.retry || 0) + 1, 5);
@@ -255,7 +256,7 @@ export class GameState {
       accepted();
     } catch (err) {
       stale = err instanceof ApiError && err.body.code === "stale_seq";
-      if (stale) this.error = "The game moved on meanwhile: look again.";
+      if (stale) this.error = t("game.moved_on");
       else this.error = err instanceof ApiError ? err.text : String(err);
     } finally {
       this.busy = false;

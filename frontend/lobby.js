@@ -8,7 +8,8 @@
 import { h, mount } from "./dom.js";
 import { get, post, del, ApiError, errorText } from "./api.js";
 import { onNotification, setYourTurn } from "./inbox.js";
-import { mapName, plural, queueText, seatName, timeControlText, timeLeftText } from "./words.js";
+import { mapName, queueText, seatName, timeControlText, timeLeftText } from "./words.js";
+import { date, t, tParts, tn } from "./i18n.js";
 
 const QUEUE_POLL_MS = 2500;
 const QUEUED = "ttr.queued"; // set while this browser waits in the queue: a table found then opens its game
@@ -16,7 +17,7 @@ const QUEUED = "ttr.queued"; // set while this browser waits in the queue: a tab
 // ---- My games
 export function myGamesSection() {
   const section = h("section.card-box.my-games", { id: "my-games", "aria-busy": "true" },
-    h("h2", {}, "My games"), h("p.muted", {}, "Loading…"));
+    h("h2", {}, t("lobby.my_games")), h("p.muted", {}, t("common.loading")));
   fillMyGames(section);
   return section;
 }
@@ -24,37 +25,37 @@ export function myGamesSection() {
 async function fillMyGames(section) {
   let answer;
   try { answer = await get("/me/games"); }
-  catch (err) { return mount(section, h("h2", {}, "My games"), h("p.error", { role: "alert" }, errorText(err))); }
+  catch (err) { return mount(section, h("h2", {}, t("lobby.my_games")), h("p.error", { role: "alert" }, errorText(err))); }
   setYourTurn(answer.your_turn);
   const games = [...answer.results].sort((a, b) => Number(b.your_move) - Number(a.your_move)); // stable: the server's order within
-  mount(section, h("h2", {}, "My games", answer.your_turn ? h("span.badge.turns", {}, ` your move in ${answer.your_turn}`) : null),
+  mount(section, h("h2", {}, t("lobby.my_games"), answer.your_turn ? h("span.badge.turns", {}, ` ${tn("lobby.your_move_in", answer.your_turn)}`) : null),
     games.length ? h("div.table-scroll", {}, h("table", {},
-      h("thead", {}, h("tr", {}, ["Game", "Seats", "Time", "Now"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ["lobby.game", "lobby.seats", "lobby.time", "lobby.now"].map((key) => h("th", {}, t(key))))),
       h("tbody", {}, games.map(myGameRow))))
-      : h("p.muted", {}, "No game yet: find one below, or create one."));
+      : h("p.muted", {}, t("lobby.no_games")));
   section.setAttribute("aria-busy", "false");
 }
 
 function myGameRow(game) {
-  const fresh = game.new_moves ? h("span.new-moves", {}, ` · ${plural(game.new_moves, "new move")}`) : null;
-  const now = game.status === "open" ? "waiting for players" : game.status === "finished" ? "finished"
-    : game.your_move ? h("strong.your-move", {}, "Your move") : "others to move";
+  const fresh = game.new_moves ? h("span.new-moves", {}, ` · ${tn("lobby.new_moves", game.new_moves)}`) : null;
+  const now = game.status === "open" ? t("lobby.waiting_players") : game.status === "finished" ? t("status.finished")
+    : game.your_move ? h("strong.your-move", {}, t("game.your_move")) : t("lobby.others_to_move");
   return h(`tr${game.your_move ? ".awaiting" : ""}`, { "data-game": game.id, "data-your-move": String(Boolean(game.your_move)) },
-    h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)), game.ranked ? " · ranked" : "",
-      game.private ? " · private" : "", createdText(game)),
+    h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)), game.ranked ? ` · ${t("lobby.ranked")}` : "",
+      game.private ? ` · ${t("game.private")}` : "", createdText(game)),
     h("td", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
     h("td", {}, timeControlText(game), game.deadline ? h("div.deadline", { "data-deadline": game.deadline },
-      `${timeLeftText(game.deadline)} left`) : null),
+      t("lobby.time_left", { time: timeLeftText(game.deadline) })) : null),
     h("td", {}, now, fresh));
 }
 
-// When the game was made: "created 3 Mar, 14:05" (the year too when it is not this one's).
-function createdText(game) {
+// When the game was made: "created 3 Mar, 14:05" (the year too when it is not this one's), in the reader's language.
+export function createdText(game) {
   if (!game.created_at) return null;
   const at = new Date(game.created_at);
   const options = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
   if (at.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
-  return h("div.created.muted", { "data-created": game.created_at }, `created ${at.toLocaleString(undefined, options)}`);
+  return h("div.created.muted", { "data-created": game.created_at }, t("lobby.created", { date: date(at, options) }));
 }
 
 // One listener for the page: whichever "My games" section is in the page now is read again.
@@ -76,7 +77,7 @@ function listen() {
 // ---- Find a game (the queue)
 export function queueSection() {
   listen();
-  const section = h("section.card-box.queue", { "aria-live": "polite" }, h("h2", {}, "Find a game"), h("p.muted", {}, "Loading…"));
+  const section = h("section.card-box.queue", { "aria-live": "polite" }, h("h2", {}, t("lobby.find")), h("p.muted", {}, t("common.loading")));
   let timer = null;
   const poll = async () => {
     clearTimeout(timer);
@@ -89,7 +90,7 @@ export function queueSection() {
         localStorage.removeItem(QUEUED);
         return showForm(section, poll);
       }
-      mount(section, h("h2", {}, "Find a game"), h("p.error", { role: "alert" }, errorText(err)));
+      mount(section, h("h2", {}, t("lobby.find")), h("p.error", { role: "alert" }, errorText(err)));
       timer = setTimeout(poll, QUEUE_POLL_MS * 4);
       return;
     }
@@ -110,23 +111,23 @@ export function queueSection() {
 function matched(section, entry, poll) {
   if (localStorage.getItem(QUEUED)) {
     localStorage.removeItem(QUEUED);
-    mount(section, h("h2", {}, "Find a game"), h("p", { role: "status" }, "A table is ready: opening the game…"));
+    mount(section, h("h2", {}, t("lobby.find")), h("p", { role: "status" }, t("lobby.table_ready")));
     location.href = `/games/${entry.game}`;
     return;
   }
-  showForm(section, poll, h("p.muted.last-match", {}, "The queue last found you ",
-    h("a", { href: `/games/${entry.game}` }, "this game"), "."));
+  showForm(section, poll, h("p.muted.last-match", {}, tParts("lobby.last_match", {
+    link: h("a", { href: `/games/${entry.game}` }, t("lobby.this_game")) })));
 }
 
 function showWaiting(section, entry, poll) {
   const error = h("p.error", { role: "alert" });
   const waited = entry.since ? timeLeftText(Date.now(), new Date(entry.since).getTime()) : null;
   const others = typeof entry.waiting !== "number" ? ""
-    : entry.waiting ? `${plural(entry.waiting, "other player")} waiting who would fit` : "nobody else who would fit is waiting yet";
-  mount(section, h("h2", {}, "Find a game"),
-    h("p.waiting", { "data-status": "waiting" }, h("strong", {}, "Looking for a table: "), queueText(entry)),
-    h("p.muted", {}, [waited ? `Waiting for ${waited}` : "Waiting", others].filter(Boolean).join(" · "),
-      ". The game opens here when a table forms; you are told in the inbox too."),
+    : entry.waiting ? tn("lobby.others_waiting", entry.waiting) : t("lobby.nobody_waiting");
+  mount(section, h("h2", {}, t("lobby.find")),
+    h("p.waiting", { "data-status": "waiting" }, h("strong", {}, `${t("lobby.looking")} `), queueText(entry)),
+    h("p.muted", {}, [waited ? t("lobby.waiting_for", { time: waited }) : t("lobby.waiting"), others].filter(Boolean).join(" · "),
+      `. ${t("lobby.opens_here")}`),
     h("button", { type: "button", "data-action": "leave-queue", onclick: async () => {
       try {
         await del("/queue");
@@ -140,7 +141,7 @@ function showWaiting(section, entry, poll) {
           error.textContent = errorText(err);
         }
       }
-    } }, "Leave the queue"), error);
+    } }, t("lobby.leave_queue")), error);
 }
 
 function showForm(section, poll, note = null) {
@@ -151,14 +152,14 @@ function showForm(section, poll, note = null) {
   const speed = speedSelect();
   const bots = h("input", { type: "checkbox", name: "bots" });
   const botSeconds = h("input", { type: "number", name: "bots_after", min: 0, max: 86400, value: 60, disabled: true,
-    "aria-label": "Seconds before bots fill the empty seats" });
+    "aria-label": t("lobby.bot_seconds") });
   bots.addEventListener("change", () => { botSeconds.disabled = !bots.checked; });
-  mount(section, h("h2", {}, "Find a game"), note,
+  mount(section, h("h2", {}, t("lobby.find")), note,
     h("form.inline.queue-form", { onsubmit: async (e) => {
       e.preventDefault();
       error.textContent = "";
       const players = counts.filter((c) => c.checked).map((c) => Number(c.value));
-      if (!players.length) { error.textContent = "Tick at least one number of players."; return; }
+      if (!players.length) { error.textContent = t("lobby.tick_players"); return; }
       try {
         await post("/queue", { map: map.value, players, ranked: ranked.checked, speed: speed.value,
           bots_after: bots.checked ? Number(botSeconds.value) : null });
@@ -166,12 +167,12 @@ function showForm(section, poll, note = null) {
         poll();
       } catch (err) { error.textContent = errorText(err); }
     } },
-    h("label", {}, "Map", map),
-    h("fieldset.counts", {}, h("legend", {}, "Players"), counts.map((c) => h("label", {}, c, ` ${c.value}`))),
-    h("label", {}, "Speed", speed),
-    h("label", {}, h("span", {}, "Ranked"), ranked),
-    h("fieldset.bots", {}, h("legend", {}, "Fill with bots"), h("label", {}, bots, " after"), botSeconds, h("span", {}, " s")),
-    h("button.primary", { type: "submit" }, "Find a game"), error));
+    h("label", {}, t("lobby.map"), map),
+    h("fieldset.counts", {}, h("legend", {}, t("lobby.players")), counts.map((c) => h("label", {}, c, ` ${c.value}`))),
+    h("label", {}, t("lobby.speed"), speed),
+    h("label", {}, h("span", {}, t("lobby.ranked_label")), ranked),
+    h("fieldset.bots", {}, h("legend", {}, t("lobby.fill_bots")), h("label", {}, bots, ` ${t("lobby.after")}`), botSeconds, h("span", {}, ` ${t("lobby.seconds")}`)),
+    h("button.primary", { type: "submit" }, t("lobby.find")), error));
 }
 
 // ---- New game
@@ -183,12 +184,12 @@ export function createForm() {
   const secret = h("input", { type: "checkbox", name: "private" });
   const speed = speedSelect();
   const clock = h("select", { name: "turn_seconds" },
-    h("option", { value: "" }, "no clock"), h("option", { value: "60" }, "1 minute"),
-    h("option", { value: "300" }, "5 minutes"), h("option", { value: "86400" }, "1 day"));
-  const days = h("select", { name: "days_per_move" }, [1, 2, 3, 5, 7, 10, 14].map((n) => h("option", { value: n }, plural(n, "day"))));
+    h("option", { value: "" }, t("lobby.no_clock")), h("option", { value: "60" }, t("lobby.one_minute")),
+    h("option", { value: "300" }, t("lobby.five_minutes")), h("option", { value: "86400" }, t("lobby.one_day")));
+  const days = h("select", { name: "days_per_move" }, [1, 2, 3, 5, 7, 10, 14].map((n) => h("option", { value: n }, tn("log.dur.days", n))));
   const bank = h("input", { type: "number", name: "bank_days", min: 0, max: 30, value: 3 });
-  const live = h("label.live-only", {}, "Turn time", clock);
-  const daily = [h("label.daily-only", {}, "Days per move", days), h("label.daily-only", {}, "Bank days", bank)];
+  const live = h("label.live-only", {}, t("lobby.turn_time"), clock);
+  const daily = [h("label.daily-only", {}, t("lobby.days_per_move"), days), h("label.daily-only", {}, t("lobby.bank_days"), bank)];
   const show = () => {
     live.hidden = speed.value !== "live";
     for (const label of daily) label.hidden = speed.value !== "daily";
@@ -208,16 +209,16 @@ export function createForm() {
         location.href = `/games/${game.id}`;
       } catch (err) { error.textContent = errorText(err); }
     },
-  }, h("h2", { style: "width:100%" }, "New game"),
-  h("label", {}, "Map", map), h("label", {}, "Players", players), h("label", {}, "Speed", speed), live, daily,
-  h("label", {}, h("span", {}, "Ranked"), ranked), h("label", {}, h("span", {}, "Private"), secret),
-  h("button.primary", { type: "submit" }, "Create game"), error);
+  }, h("h2", { style: "width:100%" }, t("lobby.new_game")),
+  h("label", {}, t("lobby.map"), map), h("label", {}, t("lobby.players"), players), h("label", {}, t("lobby.speed"), speed), live, daily,
+  h("label", {}, h("span", {}, t("lobby.ranked_label")), ranked), h("label", {}, h("span", {}, t("lobby.private")), secret),
+  h("button.primary", { type: "submit" }, t("lobby.create")), error);
 }
 
 function mapSelect() {
-  return h("select", { name: "map" }, h("option", { value: "europe" }, "Europe"), h("option", { value: "usa" }, "USA"));
+  return h("select", { name: "map" }, h("option", { value: "europe" }, t("map.europe")), h("option", { value: "usa" }, t("map.usa")));
 }
 
 function speedSelect() {
-  return h("select", { name: "speed" }, h("option", { value: "live" }, "live"), h("option", { value: "daily" }, "daily"));
+  return h("select", { name: "speed" }, h("option", { value: "live" }, t("lobby.speed.live")), h("option", { value: "daily" }, t("lobby.speed.daily")));
 }

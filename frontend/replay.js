@@ -4,21 +4,22 @@ import { h, mount } from "./dom.js";
 import { get, ApiError, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
 import { CARD_COLOURS } from "./colours.js";
-import { eventText, seatName, ticketText } from "./words.js";
+import { eventText, mapName, seatName, ticketText } from "./words.js";
+import { t } from "./i18n.js";
 import { cardFace, completedTickets, playersTable, scoreTable, seatSwatch } from "./panels.js";
 
 export async function replayPage(page, id) {
   const summary = await get(`/games/${id}`);
   const map = await loadBoard(summary.map);
   const board = createBoard(map);
-  board.tickets = Object.fromEntries(map.tickets.map((t) => [t.id, t]));
+  board.tickets = Object.fromEntries(map.tickets.map((tk) => [tk.id, tk]));
   const events = await allEvents(id);
   const last = events.length ? events[events.length - 1].seq : 0;
   const ctx = { seats: summary.seats, board };
   let score = null;
   try { score = await get(`/games/${id}/score`); } catch (err) { if (!(err instanceof ApiError)) throw err; }
 
-  const slider = h("input", { type: "range", min: 1, max: Math.max(last, 1), value: last, "aria-label": "Event", "data-action": "slider" });
+  const slider = h("input", { type: "range", min: 1, max: Math.max(last, 1), value: last, "aria-label": t("replay.event"), "data-action": "slider" });
   const label = h("span.replay-at", { "aria-live": "polite" });
   const side = h("div.side");
   const finalWrap = h("div.final-wrap");
@@ -29,7 +30,7 @@ export async function replayPage(page, id) {
     at = Math.min(Math.max(n, 1), Math.max(last, 1));
     slider.value = at;
     const event = events.find((e) => e.seq === at);
-    label.textContent = `Event ${at} of ${last}: ${event ? eventText(event, ctx) || event.type.replaceAll("_", " ") : ""}`;
+    label.textContent = t("replay.at", { at, last, text: event ? eventText(event, ctx) || event.type.replaceAll("_", " ") : "" });
     const stateAt = at;
     clearTimeout(timer);
     timer = setTimeout(async () => {
@@ -45,10 +46,10 @@ export async function replayPage(page, id) {
     const tickets = view.player_tickets || [];
     const end = at === last && score; // the final totals, not the running score, beside the final score
     mount(finalWrap, end
-      ? h("section.final.card-box", {}, h("h2", {}, "Final score"), h("div.table-scroll", {}, scoreTable(score, board, summary))) : null);
+      ? h("section.final.card-box", {}, h("h2", {}, t("game.final_score")), h("div.table-scroll", {}, scoreTable(score, board, summary))) : null);
     mount(side,
-      view.players ? h("section.players", {}, h("h2", {}, "Players"), playersTable(view, summary, [], end ? score : null)) : null,
-      view.market ? h("section.market", {}, h("h2", {}, "Market"), h("div.cards", {}, view.market.map((c) => cardFace(c, null)))) : null,
+      view.players ? h("section.players", {}, h("h2", {}, t("game.players")), playersTable(view, summary, [], end ? score : null)) : null,
+      view.market ? h("section.market", {}, h("h2", {}, t("game.market")), h("div.cards", {}, view.market.map((c) => cardFace(c, null)))) : null,
       hands.map((hand, seat) => {
         const done = completedTickets(view, board, seat, tickets[seat] || []);
         return h("section.seat-hand", { "data-seat": seat }, h("h2", {}, seatSwatch(seat), seatName(summary.seats[seat], summary.seats)),
@@ -59,14 +60,14 @@ export async function replayPage(page, id) {
   }
 
   slider.addEventListener("input", () => show(Number(slider.value)));
-  const step = (label, text, to) => h("button", { type: "button", "aria-label": label, "data-step": text, onclick: () => show(to()) }, text);
+  const step = (name, to) => h("button", { type: "button", "aria-label": t(`replay.${name}`), "data-step": name, onclick: () => show(to()) }, t(`replay.${name}_short`));
   mount(page, h("div.game.replay", { "data-game": id },
-    h("div.status-bar", {}, h("strong", {}, `Replay: ${summary.map === "usa" ? "USA" : "Europe"}`),
-      h("a", { href: `/games/${id}` }, "Back to the game")),
+    h("div.status-bar", {}, h("strong", {}, t("replay.title", { map: mapName(summary.map) })),
+      h("a", { href: `/games/${id}` }, t("replay.back"))),
     finalWrap,
     h("div.replay-main", {}, h("div.replay-controls.card-box", {},
-      step("First event", "« First", () => 1), step("Previous event", "‹ Back", () => at - 1),
-      slider, step("Next event", "Next ›", () => at + 1), step("Last event", "Last »", () => last)), label, board.element),
+      step("first", () => 1), step("previous", () => at - 1),
+      slider, step("next", () => at + 1), step("last", () => last)), label, board.element),
     side));
   requestAnimationFrame(() => board.fitScreen());
   await show(last);

@@ -1,12 +1,14 @@
-// The game's events told in words ("Ann claimed Paris – Wien (4 orange)", "greedy bot drew two cards").
-import { SEAT_NAME, cardsText } from "./colours.js";
+// The game's events told in words ("Ann claimed Paris – Wien (4 orange)", "greedy bot drew two cards"), in the
+// reader's language (the log.* entries of the catalogue). City names are the board's own, never translated.
+import { aCard, cardsText, colourName, seatColourName } from "./colours.js";
+import { language, t, tn } from "./i18n.js";
 
 export const BOT_LEVELS = ["random", "greedy", "strong"];
 
 function ownName(seat) {
   if (seat.username) return seat.username;
-  if (seat.bot) return `${seat.bot} bot`;
-  return `seat ${seat.seat + 1}`;
+  if (seat.bot) return t("user.bot", { level: seat.bot });
+  return t("log.seat", { n: seat.seat + 1 });
 }
 
 // A seat's name; given the table's `seats`, a name two seats share (two greedy bots) says which seat and colour
@@ -15,17 +17,29 @@ export function seatName(seat, seats = null) {
   if (!seat) return "?";
   const name = ownName(seat);
   const twin = seats && seats.some((other) => other && other.seat !== seat.seat && ownName(other) === name);
-  return twin ? `${name} (seat ${seat.seat + 1}, ${SEAT_NAME[seat.seat]})` : name;
+  return twin ? t("log.twin", { name, n: seat.seat + 1, colour: seatColourName(seat.seat) }) : name;
 }
-
-// "a red", "an orange".
-export const withArticle = (word) => `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
 
 export function ticketText(ticket, cities) {
   return `${cities[ticket.a].name} – ${cities[ticket.b].name} (${ticket.points})`;
 }
 
-const COUNT = ["no", "one", "two", "three", "four", "five"];
+// A small count as the language writes it in a sentence ("two" in English), for a plural entry: the entry's form
+// is chosen by the number, its {count} filled with the word.
+function counted(n) {
+  const word = t("log.small_numbers").split("|")[n];
+  return { valueOf: () => n, toString: () => word || String(n) };
+}
+const tc = (key, n, params) => t(key, { ...params, count: counted(n) });
+
+// A list of names or colours joined the language's way: "red, blue", "ann and bob".
+export const listText = (items) => (items.length > 1
+  ? t("log.and", { a: items.slice(0, -1).join(", "), b: items[items.length - 1] }) : items.join(""));
+
+export const colourList = (cards) => [].concat(cards || []).map(colourName).join(", ");
+
+// "4 red": a route's length and colour.
+export const routeKind = (r) => t("log.route_kind", { length: r.length, colour: colourName(r.color) });
 
 // One line per event, or null for the events nobody needs to read (turn_ended, shuffles' commitments).
 export function eventText(event, ctx) {
@@ -38,36 +52,38 @@ export function eventText(event, ctx) {
     return r ? `${city(r.a)} – ${city(r.b)}` : id;
   };
   switch (event.type) {
-    case "game_started": return "The game started.";
-    case "cards_dealt": return `${who} was dealt ${d.cards ? cardsText(countOf(d.cards)) : "four cards"}.`;
+    case "game_started": return t("log.game_started");
+    case "cards_dealt": return d.cards ? t("log.cards_dealt", { who, cards: cardsText(countOf(d.cards)) }) : tc("log.cards_dealt_hidden", 4, { who });
     case "market_revealed":
       if (!d.cards) return null;
-      return d.slots && d.slots.length < 5 ? `Turned up in the market: ${[].concat(d.cards).join(", ")}.`
-        : `Face up in the market: ${[].concat(d.cards).join(", ")}.`;
-    case "market_discarded": return "Three locomotives face up: the market was discarded and dealt again.";
-    case "tickets_dealt": return `${who} drew ${d.tickets ? d.tickets.length : d.count ?? "some"} destination tickets.`;
-    case "tickets_kept": return `${who} kept ${COUNT[d.kept_count] ?? d.kept_count} ticket${d.kept_count === 1 ? "" : "s"}` +
-      (d.returned_count ? ` and returned ${COUNT[d.returned_count] ?? d.returned_count}.` : ".");
-    case "card_drawn": return `${who} ${drawWords([d])}.`;
+      return t(d.slots && d.slots.length < 5 ? "log.market_turned" : "log.market_face_up", { cards: colourList(d.cards) });
+    case "market_discarded": return t("log.market_discarded");
+    case "tickets_dealt": {
+      const n = d.tickets ? d.tickets.length : d.count;
+      return typeof n === "number" ? tn("log.tickets_drawn", n, { who }) : t("log.tickets_drawn_some", { who });
+    }
+    case "tickets_kept": return tc("log.tickets_kept", d.kept_count, { who }) + (d.returned_count ? tc("log.tickets_returned", d.returned_count) : ".");
+    case "card_drawn": return t("log.draw_line", { who, what: drawWords([d]) });
     case "route_claimed": {
       const r = ctx.board.routes[d.route];
-      return `${who} claimed ${route(d.route)} (${r ? r.length : "?"} ${r ? r.color : ""}) with ${cardsText(d.cards)}, ${d.points} points.`;
+      return tn("log.claimed", d.points, { who, route: route(d.route), kind: r ? routeKind(r) : "?", cards: cardsText(d.cards) });
     }
     case "tunnel_revealed":
-      return `${who} tried the tunnel ${route(d.route)}: revealed ${d.revealed.join(", ") || "nothing"}, ${d.extra} more card${d.extra === 1 ? "" : "s"} to pay.`;
-    case "tunnel_declined": return `${who} gave up the tunnel ${route(d.route)}.`;
-    case "station_built": return `${who} built a station in ${city(d.city)} with ${cardsText(d.cards)}.`;
-    case "turn_passed": return `${who} could not move and passed.`;
-    case "last_round_started": return `${who} has two trains or fewer left: the last round begins.`;
-    case "game_ended": return `The game is over${{ last_round: ": the last round has been played", no_moves: ": nobody could move" }[d.reason] || ""}.`;
-    case "game_scored": return "The game was scored.";
-    case "turn_timed_out": return `${who} ran out of time; the ${d.bot} bot played for them.`;
-    case "seat_resigned": return `${who} resigned; the ${d.bot} bot plays the seat.`;
-    case "seat_replaced": return `An operator gave seat ${d.seat + 1} to ${d.by.startsWith("bot:") ? `the ${d.by.slice(4)} bot` : "another player"}: ${d.reason}`;
-    case "time_granted": return `An operator gave seat ${d.seat + 1} ${durationText(d.seconds)} more on the clock: ${d.reason}`;
-    case "game_aborted": return `The game was aborted by an operator, unscored and unrated: ${d.reason}`;
-    case "seeds_committed": return "The deck is drawn from the server's sealed seed and the players' own: checkable once the game is over.";
-    case "seeds_revealed": return "The server's seed was revealed: anyone can check every shuffle (GET /verify).";
+      return tn("log.tunnel_revealed", d.extra, { who, route: route(d.route), cards: colourList(d.revealed) || t("colour.nothing") });
+    case "tunnel_declined": return t("log.tunnel_declined", { who, route: route(d.route) });
+    case "station_built": return t("log.station_built", { who, city: city(d.city), cards: cardsText(d.cards) });
+    case "turn_passed": return t("log.passed", { who });
+    case "last_round_started": return t("log.last_round", { who });
+    case "game_ended": return t({ last_round: "log.game_over_last_round", no_moves: "log.game_over_no_moves" }[d.reason] || "log.game_over");
+    case "game_scored": return t("log.scored");
+    case "turn_timed_out": return t("log.timed_out", { who, bot: d.bot });
+    case "seat_resigned": return t("log.resigned", { who, bot: d.bot });
+    case "seat_replaced": return d.by.startsWith("bot:") ? t("log.replaced_bot", { n: d.seat + 1, bot: d.by.slice(4), reason: d.reason })
+      : t("log.replaced_player", { n: d.seat + 1, reason: d.reason });
+    case "time_granted": return t("log.time_granted", { n: d.seat + 1, time: durationText(d.seconds), reason: d.reason });
+    case "game_aborted": return t("log.aborted", { reason: d.reason });
+    case "seeds_committed": return t("log.seeds_committed");
+    case "seeds_revealed": return t("log.seeds_revealed");
     default: return null;
   }
 }
@@ -75,13 +91,13 @@ export function eventText(event, ctx) {
 // A seat's card draws of one turn in words: "took a red from the market", "drew two cards from the deck (red, blue)",
 // "took an orange from the market and drew a card from the deck".
 function drawWords(draws) {
-  const card = (d) => (d.card ? withArticle(d.card) : "a card");
   if (draws.length === 2 && draws.every((d) => d.source === "deck")) {
     const cards = draws.map((d) => d.card).filter(Boolean);
-    return cards.length === 2 ? `drew two cards from the deck (${cards.join(", ")})` : "drew two cards from the deck";
+    return cards.length === 2 ? t("log.two_from_deck_seen", { cards: colourList(cards) }) : t("log.two_from_deck");
   }
-  if (draws.length === 2 && draws.every((d) => d.source === "market")) return `took ${card(draws[0])} and ${card(draws[1])} from the market`;
-  return draws.map((d) => (d.source === "market" ? `took ${card(d)} from the market` : `drew ${card(d)} from the deck`)).join(" and ");
+  if (draws.length === 2 && draws.every((d) => d.source === "market")) return t("log.two_from_market", { a: aCard(draws[0].card), b: aCard(draws[1].card) });
+  const said = draws.map((d) => t(d.source === "market" ? "log.from_market" : "log.from_deck", { card: aCard(d.card) }));
+  return said.length === 2 ? t("log.and", { a: said[0], b: said[1] }) : said.join("");
 }
 
 function countOf(cards) {
@@ -114,8 +130,8 @@ export function logLines(events, ctx) {
   let last = null; // the line of a turn's card draws, while it may still grow
   let pending = []; // reasons given on events that make no line of their own: told on the move's next line
   const redraw = (seq) => {
-    const turned = last.turned.length ? `; turned up: ${last.turned.join(", ")}` : "";
-    const text = `${seatName(ctx.seats[last.seat], ctx.seats)} ${drawWords(last.draws)}${turned}.`;
+    const turned = last.turned.length ? t("log.turned_up", { cards: colourList(last.turned) }) : "";
+    const text = t("log.draw_line", { who: seatName(ctx.seats[last.seat], ctx.seats), what: drawWords(last.draws) + turned });
     lines[lines.length - 1] = { seq, text: withReasons(text, last.reasons), reasons: last.reasons };
   };
   for (const event of events) {
@@ -149,28 +165,27 @@ export function logLines(events, ctx) {
   return lines;
 }
 
-// ---- Playing by day: time controls, clocks, notifications, the queue.
+// ---- Playing by day: time controls, clocks, the queue.
 
-export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-export const mapName = (map) => (map === "usa" ? "USA" : "Europe");
+export const mapName = (map) => t(map === "usa" ? "map.usa" : "map.europe");
 
 // A length of time in words, to the two largest units: "3 days", "1 d 4 h", "2 h 5 min", "5 min", "45 s".
 export function durationText(seconds) {
   const s = Math.max(0, Math.round(seconds));
-  const [d, hr, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
-  if (d) return hr ? `${d} d ${hr} h` : plural(d, "day");
-  if (hr) return m ? `${hr} h ${m} min` : `${hr} h`;
-  if (m) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
-  return `${s} s`;
+  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
+  if (d) return h ? t("log.dur.dh", { d, h }) : tn("log.dur.days", d);
+  if (h) return m ? t("log.dur.hm", { h, m }) : t("log.dur.h", { h });
+  if (m) return s % 60 ? t("log.dur.ms", { m, s: s % 60 }) : t("log.dur.m", { m });
+  return t("log.dur.s", { s });
 }
 
 // A game's time control: "daily · 1 day/move + 3 days bank", "live · 5 min/move", "live · no clock".
 export function timeControlText(game) {
   if (game.speed === "daily") {
-    const bank = game.bank_days ? ` + ${plural(game.bank_days, "day")} bank` : ", no bank";
-    return `daily · ${plural(game.days_per_move || 1, "day")}/move${bank}`;
+    const per = tn("log.dur.days", game.days_per_move || 1);
+    return game.bank_days ? t("log.tc.daily_bank", { per, bank: tn("log.dur.days", game.bank_days) }) : t("log.tc.daily_no_bank", { per });
   }
-  return game.turn_seconds ? `live · ${durationText(game.turn_seconds)}/move` : "live · no clock";
+  return game.turn_seconds ? t("log.tc.live", { per: durationText(game.turn_seconds) }) : t("log.tc.live_no_clock");
 }
 
 // The time left until a deadline: "4:59" under an hour (it ticks by the second), else "2 d 3 h".
@@ -183,25 +198,19 @@ export function timeLeftText(deadline, now = Date.now()) {
 // When something happened, near now in words and otherwise as a date: "just now", "5 min ago", "3 h ago".
 export function agoText(at, now = Date.now()) {
   const seconds = Math.round((now - new Date(at)) / 1000);
-  if (seconds < 60) return "just now";
-  if (seconds < 86400) return `${durationText(Math.floor(seconds / 60) * 60).replace(/ \d+ min$/, "")} ago`;
-  return new Date(at).toLocaleString();
+  if (seconds < 60) return t("log.just_now");
+  if (seconds < 86400) {
+    const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60);
+    return t("log.ago", { time: h ? t("log.dur.h", { h }) : t("log.dur.m", { m }) });
+  }
+  return new Date(at).toLocaleString(language());
 }
-
-// The kinds of notification, as the settings page names them ("e-mail me when …").
-export const NOTIFICATION_KINDS = [
-  ["your_turn", "it is my move"],
-  ["clock_running_out", "my clock is running out"],
-  ["game_formed", "the queue has found me a table"],
-  ["invitation", "someone invites me to a game"],
-  ["rematch_offered", "someone offers a rematch"],
-  ["game_ended", "a game of mine has ended"],
-];
 
 // A place in the queue in words: "Europe · 2 or 3 players · ranked · daily · bots after 60 s".
 export function queueText(entry) {
   const counts = [...(entry.players || [])].sort((a, b) => a - b);
-  const players = counts.length > 1 ? `${counts.slice(0, -1).join(", ")} or ${counts[counts.length - 1]}` : counts[0];
-  return [mapName(entry.map), `${players} players`, entry.ranked ? "ranked" : "unranked", entry.speed || "live",
-    entry.bots_after === null || entry.bots_after === undefined ? "no bots" : `bots after ${durationText(entry.bots_after)}`].join(" · ");
+  const players = counts.length > 1 ? t("lobby.or", { a: counts.slice(0, -1).join(", "), b: counts[counts.length - 1] }) : counts[0];
+  return [mapName(entry.map), t("lobby.q_players", { list: players }), t(entry.ranked ? "lobby.ranked" : "lobby.unranked"),
+    t(`lobby.speed.${entry.speed || "live"}`),
+    entry.bots_after === null || entry.bots_after === undefined ? t("lobby.no_bots") : t("lobby.bots_after", { time: durationText(entry.bots_after) })].join(" · ");
 }

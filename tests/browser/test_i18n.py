@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -297,4 +298,77 @@ def test_the_settings_page_and_the_inbox_in_czech_and_finnish_leave_no_english_w
         assert illegal == f"{said['rule']} C-DBL-1: {theirs['rule.C-DBL-1']}"  # the rule explained, not the server's words
         assert not_yours == f"{said['rule']} C-TRN-1: {theirs['api.code.not_your_turn']}"
         assert unknown == theirs["api.refused"].format(detail="a new refusal")  # an unknown code: quoted
+        assert not errors, errors
+
+
+# The game page in Czech and Finnish: a few moves against a bot, clicked; no English word of the game page's own
+# entries is left (board, banner, actions, market, hand, tickets, players, log, colours).
+
+GAME_KEYS = ("game.", "log.", "panel.", "colour.", "board.", "replay.")
+
+
+def game_english_words(language: str) -> set[str]:
+    """The words of English's game-page entries that the language's catalogue never uses."""
+    english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))
+    theirs = json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+    own = [text for key, value in english.items() if key.startswith(GAME_KEYS) for text in forms(value)]
+    ours = {word for text in own for word in words_of(text)}
+    shared = {word for value in theirs.values() for text in forms(value) for word in words_of(text)}
+    return ours - shared
+
+
+def game_opened(page: Page, url: str, language: str) -> None:
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator("section.players")).to_be_visible(timeout=15_000)
+
+
+def moved_by_clicking(page: Page, moves: int) -> None:
+    """Keeps the tickets offered, then makes `moves` more choices among those the page offers (cards, routes)."""
+    from tests.browser.test_play import play_one
+
+    made, deadline = 0, time.monotonic() + 90
+    while made < moves + 1 and time.monotonic() < deadline:
+        if play_one(page):
+            made += 1
+            page.wait_for_timeout(300)
+        else:
+            page.wait_for_timeout(200)
+    assert made >= 2, f"only {made} moves were offered"
+
+
+def test_a_game_against_a_bot_in_czech_and_finnish_leaves_no_english_word(contexts, base_url, artifacts: Path):
+    name, token = register(base_url)
+    for language, locale in (("cs", "cs-CZ"), ("fi", "fi-FI")):
+        game = call(base_url, token, "POST", "/games", {"map": "europe", "players": 2, "ranked": False})
+        call(base_url, token, "POST", f"/games/{game['id']}/start", {"fill_with_bots": "greedy"})
+        page = contexts(locale=locale, viewport={"width": 1280, "height": 1000}).new_page()
+        errors = page_errors(page)
+        signed_in(page, base_url, name, token)
+        game_opened(page, f"{base_url}/games/{game['id']}", language)
+        expect(page.locator("section.actions [data-action=keep]")).to_be_visible(timeout=15_000)
+        expect(page.locator(".turn-banner.mine")).to_be_visible()
+        moved_by_clicking(page, 3)
+        expect(page.locator("ol.log li")).not_to_have_count(0)
+        expect(page.locator("section.hand .card").first).to_be_visible()
+        page.screenshot(path=artifacts / f"game-{language}.png", full_page=True)
+
+        names = page.evaluate("""() => [...Object.values(window.ttrGame.board.cities).map((c) => c.name),
+          ...window.ttrGame.game.summary.seats.map((s) => s.username || "")]""")
+        shown = page.evaluate("document.body.innerText")
+        for own in [*sorted(filter(None, names), key=len, reverse=True), "Ticket to Ride"]:
+            shown = shown.replace(own, " ")
+        english = game_english_words(language)
+        assert len(english) > 150, sorted(english)
+        assert sorted(words_of(shown) & english) == [], shown
+        assert "Take cards" not in shown and "destination ticket" not in shown
+
+        phone = contexts(locale=locale, viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                         has_touch=True, is_mobile=True).new_page()
+        signed_in(phone, base_url, name, token)
+        game_opened(phone, f"{base_url}/games/{game['id']}", language)
+        expect(phone.locator("ol.log li").first).to_be_visible(timeout=15_000)
+        phone.screenshot(path=artifacts / f"game-{language}-phone.png", full_page=True)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the phone scrolls sideways: {width}px"
         assert not errors, errors
