@@ -26,19 +26,16 @@ COUNTS = [1, 2, 5, 22, 101]
 FORMS = {
     "cs": {
         "cards": ["1 karta", "2 karty", "5 karet", "22 karet", "101 karet"],
-        "points": ["1 bod", "2 body", "5 bodů", "22 bodů", "101 bodů"],
         "trains": ["1 vagónek", "2 vagónky", "5 vagónků", "22 vagónků", "101 vagónků"],
         "tickets": ["1 vlaková linka", "2 vlakové linky", "5 vlakových linek", "22 vlakových linek", "101 vlakových linek"],
     },
     "pl": {
         "cards": ["1 karta", "2 karty", "5 kart", "22 karty", "101 kart"],
-        "points": ["1 punkt", "2 punkty", "5 punktów", "22 punkty", "101 punktów"],
         "trains": ["1 wagonik", "2 wagoniki", "5 wagoników", "22 wagoniki", "101 wagoników"],
         "tickets": ["1 bilet", "2 bilety", "5 biletów", "22 bilety", "101 biletów"],
     },
     "ro": {
         "cards": ["1 carte", "2 cărți", "5 cărți", "22 de cărți", "101 cărți"],
-        "points": ["1 punct", "2 puncte", "5 puncte", "22 de puncte", "101 puncte"],
         "trains": ["1 vagon", "2 vagoane", "5 vagoane", "22 de vagoane", "101 vagoane"],
         "tickets": ["1 bilet de destinație", "2 bilete de destinație", "5 bilete de destinație",
                     "22 de bilete de destinație", "101 bilete de destinație"],

@@ -31,7 +31,7 @@ PLURAL_CATEGORIES = {
     "en": {"one", "other"}, "cs": {"one", "few", "many", "other"}, "ro": {"one", "few", "other"},
     "pl": {"one", "few", "many", "other"}, "hu": {"one", "other"}, "fi": {"one", "other"},
 }
-PLURAL_KEYS = ["cards", "trains", "points", "tickets"]
+PLURAL_KEYS = ["cards", "trains", "tickets", "games", "wins"]
 CHAT_KEYS = [
     "chat.phrase.good_luck", "chat.phrase.well_played", "chat.phrase.sorry", "chat.phrase.thinking", "chat.title",
     "chat.send", "chat.placeholder", "chat.report", "chat.mute", "chat.unmute", "chat.hidden", "chat.spectators",
@@ -57,6 +57,21 @@ def test_every_catalogue_has_exactly_the_keys_of_english() -> None:
         words = catalogue(language)
         assert sorted(english.keys() - words.keys()) == [], f"{language}.json lacks these keys"
         assert sorted(words.keys() - english.keys()) == [], f"{language}.json has keys en.json lacks"
+
+
+# A key the client names: a quoted literal ("chat.send", "cards"), or the fixed part of one it builds (`rule.${id}`).
+KEY_LITERAL = re.compile(r"""["'`]([a-z_]+(?:\.[A-Za-z0-9_\-]+)*)["'`]""")
+KEY_PREFIX = re.compile(r"`([a-z_]+(?:\.[a-z_]+)*\.)\$\{")
+
+
+def test_every_key_of_the_catalogues_is_used_by_the_client() -> None:
+    """No word kept that nothing shows: each key is named by a client module, or starts with a prefix the client
+    completes at run time (its catalogue then holds one key per value: every rule ID, every colour)."""
+    source = "\n".join(path.read_text(encoding="utf-8") for path in [*ROOT.glob("frontend/*.js"), ROOT / "frontend/index.html"])
+    named = set(KEY_LITERAL.findall(source)) | set(re.findall(r'data-i18n="([^"]+)"', source))
+    prefixes = tuple(set(KEY_PREFIX.findall(source)))
+    unused = sorted(key for key in catalogue("en") if key not in named and not key.startswith(prefixes))
+    assert not unused, f"keys no client module uses: {unused}"
 
 
 def test_every_rule_of_the_rule_digest_is_explained_in_every_language() -> None:
