@@ -182,6 +182,7 @@ export function createForm() {
   const players = h("select", { name: "players" }, [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 4 }, n)));
   const ranked = h("input", { type: "checkbox", name: "ranked" });
   const secret = h("input", { type: "checkbox", name: "private" });
+  const talk = h("input", { type: "checkbox", name: "spectators_at_table" }); // spectators may write at the table
   const speed = speedSelect();
   const clock = h("select", { name: "turn_seconds" },
     h("option", { value: "" }, t("lobby.no_clock")), h("option", { value: "60" }, t("lobby.one_minute")),
@@ -205,13 +206,14 @@ export function createForm() {
         : { speed: "live", turn_seconds: clock.value ? Number(clock.value) : null };
       try {
         const game = await post("/games", { map: map.value, players: Number(players.value), ranked: ranked.checked,
-          private: secret.checked, ...time });
+          private: secret.checked, spectators_at_table: talk.checked, ...time });
         location.href = `/games/${game.id}`;
       } catch (err) { error.textContent = errorText(err); }
     },
   }, h("h2", { style: "width:100%" }, t("lobby.new_game")),
   h("label", {}, t("lobby.map"), map), h("label", {}, t("lobby.players"), players), h("label", {}, t("lobby.speed"), speed), live, daily,
   h("label", {}, h("span", {}, t("lobby.ranked_label")), ranked), h("label", {}, h("span", {}, t("lobby.private")), secret),
+  h("label", {}, h("span", {}, t("lobby.spectators_at_table")), talk),
   h("button.primary", { type: "submit" }, t("lobby.create")), error);
 }
 
