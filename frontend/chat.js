@@ -16,9 +16,8 @@ export const CHAT_ERRORS = new Set(["rate_limited", "spectator", "not_a_spectato
 
 export class ChatPanel {
   // send(message): hands a message to the game's socket, false when it is not open.
-  constructor(gameId, { send, seated, spectatorsAtTable, readOnly = false }) {
+  constructor(gameId, { send, seated, spectatorsAtTable }) {
     this.id = gameId;
-    this.readOnly = readOnly; // a finished game's page: the history only
     this.send = send;
     this.seated = seated;
     this.spectatorsAtTable = spectatorsAtTable;
@@ -42,7 +41,6 @@ export class ChatPanel {
   }
 
   form() {
-    if (this.readOnly) return null;
     if (!session.token) return h("p.chat-sign-in", {}, h("a", { href: `/signin?next=${encodeURIComponent(location.pathname)}` }, t("chat.sign_in")));
     this.input = h("input.chat-input", { name: "chat", maxlength: MAX_LENGTH, autocomplete: "off", placeholder: t("chat.placeholder"), "aria-label": t("chat.placeholder") });
     // Spectators write in their own channel; at the table too when the creator allows it.
@@ -144,6 +142,25 @@ export class ChatPanel {
       names.map((name) => h("button.link.chat-unmute", { type: "button", "data-user": name, onclick: () => this.mute(name, false) },
         `${t("chat.unmute")} ${name}`)));
   }
+}
+
+// A `send` for a page without the game's socket (a finished game's): the first line opens a socket of the chat's
+// own, which then also brings the others' lines (`onMessage`); lines written before it is open wait for it.
+export function chatSocket(gameId, onMessage) {
+  let socket = null;
+  const waiting = [];
+  return (message) => {
+    if (!session.token) return false;
+    if (!socket || socket.readyState === WebSocket.CLOSING || socket.readyState === WebSocket.CLOSED) {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}/?token=${encodeURIComponent(session.token)}`);
+      socket.onopen = () => { for (const line of waiting.splice(0)) socket.send(JSON.stringify(line)); };
+      socket.onmessage = (event) => onMessage(JSON.parse(event.data));
+    }
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    else waiting.push(message);
+    return true;
+  };
 }
 
 // The text as text nodes, with this site's addresses as links (another site's stay text: never clickable).

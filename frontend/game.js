@@ -15,7 +15,7 @@ import { t, tn, tParts } from "./i18n.js";
 import { scoreTable, playersTable, cardFace, completedTickets, seatSwatch } from "./panels.js";
 import { acceptInvite, InvitePanel, Rematch } from "./byday.js";
 import { GameState } from "./gamestate.js";
-import { ChatPanel } from "./chat.js";
+import { ChatPanel, chatSocket } from "./chat.js";
 
 export async function gamePage(page, id) {
   const invite = await acceptInvite(id); // an invitation link (?invite=) seats the person first
@@ -58,13 +58,14 @@ class GameView {
   get ctx() { return { seats: this.game.summary.seats, board: this.board }; }
 
   // The table talk beside the board (chat.js): written over the game's socket while the game is on; a finished
-  // game's page has no socket, so there the chat is its history.
+  // game's page opens no socket, so there the chat opens one of its own when the person first writes ("gg").
   startChat(summary) {
     const me = (session.user || "").toLowerCase();
     const seated = summary.seats.some((x) => x.username && x.username.toLowerCase() === me);
     this.chat = new ChatPanel(this.id, {
-      send: summary.status === "finished" ? () => false : (message) => this.game.sendMessage(message),
-      seated, spectatorsAtTable: Boolean(summary.spectators_at_table), readOnly: summary.status === "finished",
+      send: summary.status === "finished" ? chatSocket(this.id, (message) => this.chat.onMessage(message))
+        : (message) => this.game.sendMessage(message),
+      seated, spectatorsAtTable: Boolean(summary.spectators_at_table),
     });
     this.root.append(this.chat.element);
     this.chat.load().catch((err) => console.warn("chat history", err));

@@ -88,3 +88,24 @@ def test_players_and_a_spectator_talk_and_markup_stays_text(contexts, base_url, 
     assert "can you hear me" not in lines(bob_page)
     for found in errors:
         assert not found, found
+
+
+def test_after_the_game_a_player_still_says_gg(contexts, base_url):
+    """A finished game's page opens no socket of the game's; the chat opens its own when the player first writes."""
+    game, (ann, bob, _) = a_started_game(base_url)
+    tokens = [ann[1], bob[1]]
+    for _ in range(2000):  # both players play their first legal move until the game is over
+        if call(base_url, ann[1], "GET", f"/games/{game}")["status"] == "finished":
+            break
+        for token in tokens:
+            legal = call(base_url, token, "GET", f"/games/{game}/legal-moves")
+            if legal["moves"]:
+                move = {"expected_seq": legal["seq"], "move": legal["moves"][0]}
+                call(base_url, token, "POST", f"/games/{game}/moves", move)
+    else:
+        raise AssertionError("the game did not end")
+    page = open_game(contexts, base_url, game, ann)
+    say(page, "gg")
+    expect(page.locator("section.chat .chat-line").last).to_contain_text("gg")  # back over the chat's own socket
+    other = open_game(contexts, base_url, game, bob)
+    expect(other.locator("section.chat .chat-line").last).to_contain_text("gg")
