@@ -34,8 +34,12 @@ export class ChatPanel {
     if (session.token) {
       try { this.muted = new Set((await get("/me")).muted || []); } catch { /* signed out meanwhile */ }
     }
-    const { results } = await get(`/games/${this.id}/chat`);
-    for (const line of results) this.add(line);
+    for (let after = 0; ;) { // the history a page at a time (the server gives at most 200 lines an answer)
+      const { results } = await get(`/games/${this.id}/chat?after=${after}`);
+      for (const line of results) this.add(line);
+      if (results.length < 200) break;
+      after = results[results.length - 1].id;
+    }
     this.drawMuted();
     if (!this.lines.size) this.list.append(h("li.chat-empty", {}, t("chat.empty")));
   }
