@@ -182,11 +182,11 @@ def words_of(text: str) -> set[str]:
     return {word.lower() for word in LETTERS.findall(PLACEHOLDERS.sub(" ", text))}
 
 
-def english_words(language: str) -> set[str]:
-    """The words of English's entries for these pages that the language's catalogue never uses ("e-mail" is Czech too)."""
+def english_words(language: str, keys: tuple[str, ...] = OWN_KEYS) -> set[str]:
+    """The words of English's entries under `keys` that the language's catalogue never uses ("e-mail" is Czech too)."""
     english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))
     theirs = json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
-    own = [text for key, value in english.items() if key.startswith(OWN_KEYS) for text in forms(value)]
+    own = [text for key, value in english.items() if key.startswith(keys) for text in forms(value)]
     ours = {word for text in own for word in words_of(text)}
     shared = {word for value in theirs.values() for text in forms(value) for word in words_of(text)}
     return ours - shared
@@ -304,16 +304,6 @@ def test_the_settings_page_and_the_inbox_in_czech_and_finnish_leave_no_english_w
 GAME_KEYS = ("game.", "log.", "panel.", "colour.", "board.", "replay.")
 
 
-def game_english_words(language: str) -> set[str]:
-    """The words of English's game-page entries that the language's catalogue never uses."""
-    english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))
-    theirs = json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
-    own = [text for key, value in english.items() if key.startswith(GAME_KEYS) for text in forms(value)]
-    ours = {word for text in own for word in words_of(text)}
-    shared = {word for value in theirs.values() for text in forms(value) for word in words_of(text)}
-    return ours - shared
-
-
 def game_opened(page: Page, url: str, language: str) -> None:
     page.goto(url)
     expect(page.locator("html")).to_have_attribute("lang", language)
@@ -355,7 +345,7 @@ def test_a_game_against_a_bot_in_czech_and_finnish_leaves_no_english_word(contex
         shown = page.evaluate("document.body.innerText")
         for own in [*sorted(filter(None, names), key=len, reverse=True), "Ticket to Ride"]:
             shown = shown.replace(own, " ")
-        english = game_english_words(language)
+        english = english_words(language, GAME_KEYS)
         assert len(english) > 150, sorted(english)
         assert sorted(words_of(shown) & english) == [], shown
         assert "Take cards" not in shown and "destination ticket" not in shown
