@@ -67,7 +67,8 @@ KEY_PREFIX = re.compile(r"`([a-z_]+(?:\.[a-z_]+)*\.)\$\{")
 def test_every_key_of_the_catalogues_is_used_by_the_client() -> None:
     """No word kept that nothing shows: each key is named by a client module, or starts with a prefix the client
     completes at run time (its catalogue then holds one key per value: every rule ID, every colour)."""
-    source = "\n".join(path.read_text(encoding="utf-8") for path in [*ROOT.glob("frontend/*.js"), ROOT / "frontend/index.html"])
+    pages = [*ROOT.glob("frontend/*.js"), ROOT / "frontend/index.html"]
+    source = "\n".join(path.read_text(encoding="utf-8") for path in pages)
     named = set(KEY_LITERAL.findall(source)) | set(re.findall(r'data-i18n="([^"]+)"', source))
     prefixes = tuple(set(KEY_PREFIX.findall(source)))
     unused = sorted(key for key in catalogue("en") if key not in named and not key.startswith(prefixes))
