@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 
 from celery import Task, shared_task
 from django.conf import settings
 
+from bots import analysis
+from bots.analysis import Budget, GameAnalysis
 from bots.budget import strong_seconds
 from bots.policies import NEEDS_HISTORY, Decision, policy_for
-from games import bot_turns, notify, selectors
+from games import analyses, bot_turns, notify, selectors
 from games import sweep as sweeping
 from games.bot_turns import BotMove
-from games.engine import State, legal_moves, view
+from games.engine import Event, State, legal_moves, view
 from games.models import Game
 from ttr_server import health, metrics
 
@@ -70,3 +74,21 @@ def sweep() -> dict[str, int]:
     if random.random() < 0.01:  # now and then: the heartbeats of processes gone for a day
         health.prune(timedelta(days=1))
     return done
+
+
+@shared_task(name=analyses.ANALYSE_GAME, ignore_result=True, acks_late=True)
+def analyse_game(game_id: str) -> str:
+    """Judge a finished game's decisions (bots/analysis.py) and store the result (games/analyses.py)."""
+    budget = Budget(settings.TTR_ANALYSIS_SAMPLES, settings.TTR_ANALYSIS_SINGLE)
+    return analyses.analysis_run(
+        game_id, analyser=partial(_analyse, budget=budget, seed=game_id), bot=analysis.VERSION, budget=budget.as_dict()
+    )
+
+
+def _analyse(events: Sequence[Event], progress: analyses.Progress, *, budget: Budget, seed: str) -> GameAnalysis:
+    return analysis.analyse(events, budget, seed=seed, progress=progress)
+
+
+@shared_task(name="bots.tasks.analysis_sweep", ignore_result=True)
+def analysis_sweep() -> int:
+    return analyses.analysis_sweep()

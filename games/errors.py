@@ -8,7 +8,7 @@ class ServiceError(Exception):
 
     status = 400
 
-    def __init__(self, code: str, detail: str, *, status: int | None = None, **extra: str | None) -> None:
+    def __init__(self, code: str, detail: str, *, status: int | None = None, **extra: str | int | None) -> None:
         super().__init__(detail)
         self.code, self.detail, self.extra = code, detail, extra
         if status is not None:

@@ -43,7 +43,7 @@ def _summary(game: Game) -> dict[str, Any]:
     seats = [
         {
             "seat": s.number, "username": s.user.username if s.user else None, "bot": s.bot or None,
-            "resigned": bool(s.stand_in),
+            "resigned": bool(s.stand_in), "hints": s.hints,
         }
         for s in game.seats.all()
     ]

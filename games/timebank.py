@@ -20,7 +20,7 @@ Interval = tuple[datetime, datetime]  # a vacation: [start, end)
 NO_TIME = timedelta(0)
 
 # Rows beside the moves: appended while a decision runs, they neither end it nor open another.
-ASIDE = frozenset({"seat_resigned", "seat_replaced", "time_granted"})
+ASIDE = frozenset({"seat_resigned", "seat_replaced", "time_granted", "hint_used"})
 # Rows with a seat that are not that seat's decision: no time is charged for them.
 _NOT_A_DECISION = frozenset({"game_scored", "game_ended", "last_round_started"})
 

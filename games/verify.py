@@ -22,7 +22,7 @@ from games.models import Event, Game
 
 def verify_game(game: Game) -> dict[str, Any]:
     rows = list(Event.objects.filter(game=game).order_by("seq"))
-    problems = _chain_problems(rows)
+    problems = chain_problems(rows)
     try:
         events = [event_from_dict(row.data) for row in rows]
     except (KeyError, TypeError, ValueError) as error:
@@ -49,7 +49,7 @@ def _fairness(events: list[EngineEvent], problems: list[str]) -> bool | None:
     return verdict.fair
 
 
-def _chain_problems(rows: list[Event]) -> list[str]:
+def chain_problems(rows: list[Event]) -> list[str]:
     problems, prev = [], GENESIS_HASH
     for expected_seq, row in enumerate(rows, start=1):
         if row.seq != expected_seq:

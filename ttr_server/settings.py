@@ -233,7 +233,22 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TTR_TASK_QUEUE", "celery")
 # turns are sent there, and a worker started without -Q reads both queues (`make run`'s does); docker-compose runs
 # one worker per queue. TTR_STRONG_SECONDS is its thinking time per decision (bots/budget.py).
 TTR_STRONG_QUEUE = os.environ.get("TTR_STRONG_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-strong")
-CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {CELERY_TASK_DEFAULT_QUEUE: {}, TTR_STRONG_QUEUE: {}}
+# Post-game analysis (games/analyses.py) has a queue of its own too, so judging a finished game never delays a
+# move, a bot or a score: docker-compose gives it a worker of its own. A decision is judged on TTR_ANALYSIS_SAMPLES
+# sampled games (TTR_ANALYSIS_SINGLE where the move played is the only candidate); a run silent for
+# TTR_ANALYSIS_STALE_SECONDS is taken over; every TTR_ANALYSIS_SWEEP_SECONDS the worker re-sends lost requests and,
+# when no analysis waits, queues the newest ranked game not analysed yet (TTR_ANALYSIS_RANKED=0 turns that off).
+TTR_ANALYSIS_QUEUE = os.environ.get("TTR_ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-analysis")
+TTR_ANALYSIS_SAMPLES = int(os.environ.get("TTR_ANALYSIS_SAMPLES", "24"))
+TTR_ANALYSIS_SINGLE = int(os.environ.get("TTR_ANALYSIS_SINGLE", "4"))
+TTR_ANALYSIS_STALE_SECONDS = float(os.environ.get("TTR_ANALYSIS_STALE_SECONDS", "600"))
+TTR_ANALYSIS_SWEEP_SECONDS = float(os.environ.get("TTR_ANALYSIS_SWEEP_SECONDS", "30"))
+TTR_ANALYSIS_RANKED = _flag("TTR_ANALYSIS_RANKED", default=True)
+# A hint (POST /api/games/{id}/hint): the strong bot's search, in the web process, for at most this long.
+TTR_HINT_SECONDS = float(os.environ.get("TTR_HINT_SECONDS", "0.5"))
+CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {
+    CELERY_TASK_DEFAULT_QUEUE: {}, TTR_STRONG_QUEUE: {}, TTR_ANALYSIS_QUEUE: {},
+}
 # The sweep (bots.tasks.sweep): turn clocks, and bot or scoring tasks lost on the way (docs/DESIGN.md, Workers).
 TTR_SWEEP_SECONDS = float(os.environ.get("TTR_SWEEP_SECONDS", "1"))
 # Playing by day: the length of a daily game's day (shorter only for tests and demos); the vacation days a person
@@ -265,6 +280,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "bots.tasks.sweep", "schedule": TTR_SWEEP_SECONDS},
     "match": {"task": "games.tasks.match", "schedule": TTR_MATCH_SECONDS},
     "mail": {"task": "games.tasks.mail_notifications", "schedule": TTR_MAIL_SECONDS},
+    "analyses": {"task": "bots.tasks.analysis_sweep", "schedule": TTR_ANALYSIS_SWEEP_SECONDS},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 

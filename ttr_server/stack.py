@@ -49,6 +49,8 @@ COMMANDS: dict[str, list[str]] = {
                "--concurrency=2"],
     "worker-strong": ["celery", "-A", "ttr_server", "worker", "-Q", "celery-strong", "-n", "strong@%h",
                       "--loglevel=INFO", "--concurrency=2", "--prefetch-multiplier=1"],
+    "worker-analysis": ["celery", "-A", "ttr_server", "worker", "-Q", "celery-analysis", "-n", "analysis@%h",
+                        "--loglevel=INFO", "--concurrency=1", "--prefetch-multiplier=1"],
     "beat": ["celery", "-A", "ttr_server", "beat", "--loglevel=WARNING"],
 }
 
@@ -96,6 +98,7 @@ class Stack:
     base_port: int = 8001
     workers: int = 1
     strong_workers: int = 1
+    analysis_workers: int = 1
     concurrency: int | None = None
     beat: bool = True
     restart: bool = True
@@ -113,6 +116,8 @@ class Stack:
             self._add(f"worker-{i}", command("worker", index=i, concurrency=self.concurrency))
         for i in range(self.strong_workers):
             self._add(f"worker-strong-{i}", command("worker-strong", index=i, concurrency=self.concurrency))
+        for i in range(self.analysis_workers):
+            self._add(f"worker-analysis-{i}", command("worker-analysis", index=i))
         if self.beat:
             self._add("beat", command("beat"))
 

@@ -78,19 +78,19 @@ def choose(decision: Decision) -> Choice:
     started = time.perf_counter()  # the budget covers the greedy bot's planning and the belief too
     view = decision.view
     greedy = choose_move(view, decision.moves)
-    candidates = _candidates(view, decision.moves, greedy)
-    if len(candidates) == 1:
+    considered = candidates(view, decision.moves, greedy)
+    if len(considered) == 1:
         return Choice(greedy, explain(view, greedy))
     rng = random.Random(decision.rng.getrandbits(64))
     belief = track(own_seat(view), decision.history)
-    tallies = _search(decision, belief, candidates, rng, started)
+    tallies = search(decision, belief, considered, rng, started)
     best, lead = _verdict(tallies, greedy)
     samples = len(tallies[0].rewards)
     found = f"search: {lead:+.1f} points over greedy's choice" if lead is not None else "greedy's choice, searched"
     return Choice(best, f"{explain(view, best)} ({found} in {samples} games)")
 
 
-def _candidates(view: PlayerView, moves: Sequence[mv.Move], greedy: mv.Move) -> list[mv.Move]:
+def candidates(view: PlayerView, moves: Sequence[mv.Move], greedy: mv.Move) -> list[mv.Move]:
     """The TICKET_CHOICES ticket choices the greedy bot values most when the seat keeps tickets; every claim in
     the last turns; once the seat's tickets are done, drawing tickets or not and (on maps where that did better)
     the DONE_CLAIMS longest claims; else the greedy move alone (answered at once). The greedy move comes first."""
@@ -128,7 +128,7 @@ def _claims(view: PlayerView, moves: Sequence[mv.Move]) -> list[mv.ClaimRoute]:
     return [cheapest_claim(by_route[route_id], view.hand, {}) for route_id in sorted(by_route)]
 
 
-def _search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random,
+def search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: random.Random,
             started: float | None = None) -> list[Tally]:
     """Sample until `decision.seconds` after `started` (now by default), or `decision.iterations` samples."""
     tallies = [Tally(move, []) for move in candidates]
@@ -178,13 +178,19 @@ def _drop_the_beaten(alive: list[Tally]) -> None:
             tally.alive = False
 
 
-def _z(a: list[float], b: list[float]) -> tuple[float, float]:
-    """The mean of the paired differences a - b and how many standard errors it is from zero."""
+def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of the paired differences a - b and its standard error (0 on fewer than two pairs)."""
     diffs = [x - y for x, y in zip(a, b, strict=True)]
     n = len(diffs)
     mean = sum(diffs) / n
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    return mean, (mean / (spread / math.sqrt(n)) if spread > 0 else (math.inf if mean > 0 else 0.0))
+    return mean, spread / math.sqrt(n)
+
+
+def _z(a: list[float], b: list[float]) -> tuple[float, float]:
+    """The mean of the paired differences a - b and how many standard errors it is from zero."""
+    mean, stderr = paired(a, b)
+    return mean, (mean / stderr if stderr > 0 else (math.inf if mean > 0 else 0.0))
 
 
 def _playout(state: State, seat: int, move: mv.Move, rng: random.Random) -> float:

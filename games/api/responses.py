@@ -41,6 +41,7 @@ class SeatSerializer(ObjectSerializer):
     username = serializers.CharField(allow_null=True)
     bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True)
     resigned = serializers.BooleanField(help_text="the player left: the game's fallback bot plays this seat")
+    hints = serializers.IntegerField(min_value=0, help_text="hints the seat's player asked the strong bot for")
 
 
 class RematchOfferSerializer(ObjectSerializer):
@@ -287,12 +288,29 @@ class RatingHistorySerializer(ObjectSerializer):
     sigma_after = serializers.FloatField()
 
 
+class TrendPointSerializer(ObjectSerializer):
+    game = serializers.UUIDField()
+    at = serializers.DateTimeField()
+    decisions = serializers.IntegerField(min_value=0)
+    mean_loss = serializers.FloatField(min_value=0)
+
+
+class MapAnalysisSerializer(ObjectSerializer):
+    games = serializers.IntegerField(min_value=1)
+    decisions = serializers.IntegerField(min_value=0)
+    mean_loss = serializers.FloatField(min_value=0)
+    trend = TrendPointSerializer(many=True, help_text="the last 20 analysed games, oldest first")
+
+
 class PlayerSerializer(ObjectSerializer):
     username = serializers.CharField()
     bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
     ratings = RatingsByMapSerializer(help_text="by map (unrated maps: the starting rating, 0 games)")
     history = RatingHistorySerializer(many=True, help_text="rating changes, newest first (the last 50)")
     recent_games = GameSummarySerializer(many=True, help_text="the player's last games, newest first")
+    analysis = serializers.DictField(
+        child=MapAnalysisSerializer(), help_text="by map: points lost per decision over the analysed games"
+    )
 
 
 class MyGameSerializer(GameSummarySerializer):
@@ -385,3 +403,59 @@ class MutedSerializer(ObjectSerializer):
 
 class ReportedSerializer(ObjectSerializer):
     reported = serializers.BooleanField()
+
+
+class AnalysisProgressSerializer(ObjectSerializer):
+    status = serializers.ChoiceField(["queued", "running"])
+    progress = serializers.FloatField(min_value=0, max_value=1)
+
+
+class JudgedDecisionSerializer(ObjectSerializer):
+    seq = serializers.IntegerField(min_value=0, help_text="the position decided on (the replay at this seq)")
+    seat = serializers.IntegerField(min_value=0)
+    played = MoveOutField()
+    best = MoveOutField(help_text="the best candidate the search found (the move played when it is the best)")
+    lead = serializers.FloatField(help_text="the seat's estimated final lead over the best other seat after the move played")
+    loss = serializers.FloatField(min_value=0, help_text="points the best candidate is estimated to gain over it")
+    stderr = serializers.FloatField(min_value=0, help_text="the standard error of that loss (paired samples)")
+    mark = serializers.ChoiceField(["inaccuracy", "mistake", "blunder"], allow_null=True)
+    reason = serializers.CharField(allow_blank=True, help_text="why the best move, in the bot's words")
+    samples = serializers.IntegerField(min_value=0, help_text="sampled games the move played was judged on")
+
+
+class LeadsPointSerializer(ObjectSerializer):
+    seq = serializers.IntegerField(min_value=0)
+    leads = serializers.DictField(child=serializers.FloatField(), help_text="by seat: the estimated final lead")
+
+
+class AnalysedPlayerSerializer(ObjectSerializer):
+    seat = serializers.IntegerField(min_value=0)
+    username = serializers.CharField(allow_null=True)
+    bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True)
+    decisions = serializers.IntegerField(min_value=0)
+    mean_loss = serializers.FloatField(min_value=0)
+    inaccuracies = serializers.IntegerField(min_value=0)
+    mistakes = serializers.IntegerField(min_value=0)
+    blunders = serializers.IntegerField(min_value=0)
+
+
+class AnalysisSerializer(ObjectSerializer):
+    status = serializers.ChoiceField(["done"])
+    bot = serializers.CharField(help_text="the analysing bot and its version")
+    budget = serializers.DictField(child=serializers.IntegerField(), help_text="sampled games a decision")
+    seq = serializers.IntegerField(min_value=0, help_text="the last seq of the log analysed")
+    head_hash = serializers.CharField(help_text="the hash of that event")
+    altered = serializers.BooleanField(help_text="the log no longer holds what was analysed")
+    cpu_seconds = serializers.FloatField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    decisions = JudgedDecisionSerializer(many=True)
+    leads = LeadsPointSerializer(many=True, help_text="the evaluation graph; the last point is the true final lead")
+    players = AnalysedPlayerSerializer(many=True)
+
+
+class HintSerializer(ObjectSerializer):
+    move = MoveOutField()
+    reason = serializers.CharField()
+    seq = serializers.IntegerField(min_value=0, help_text="the game's seq once the hint is recorded")
+    hints = serializers.IntegerField(min_value=1, help_text="hints this seat has used in the game")
+

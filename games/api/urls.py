@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import auth, views, views_account, views_by_day, views_chat, views_ratings
+from games.api import auth, views, views_account, views_analysis, views_by_day, views_chat, views_ratings
 
 urlpatterns = [
     path("auth/register", auth.RegisterView.as_view()),
@@ -23,6 +23,8 @@ urlpatterns = [
     path("games/<uuid:game_id>/checkpoint", views.CheckpointView.as_view()),
     path("keys", views.KeysView.as_view()),
     path("games/<uuid:game_id>/score", views.ScoreView.as_view()),
+    path("games/<uuid:game_id>/analysis", views_analysis.AnalysisView.as_view()),
+    path("games/<uuid:game_id>/hint", views_analysis.HintView.as_view()),
     path("games/<uuid:game_id>/chat", views_chat.ChatView.as_view()),
     path("chat/<int:message_id>/report", views_chat.ChatReportView.as_view()),
     path("users/<str:username>/mute", views_chat.MuteView.as_view()),

@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import accounts, ratings
+from games import accounts, analyses, ratings
 from games.api import queries as q
 from games.api import responses as r
 from games.api.errors import error, error_responses
@@ -62,4 +62,4 @@ class PlayerView(APIView):
         user = None if "\x00" in username or len(username) > 100 else accounts.user_named(username)
         if user is None:
             return error("not_found", "no such user", 404)
-        return Response(ratings.player_profile(user))
+        return Response({**ratings.player_profile(user), "analysis": analyses.player_analysis(user)})

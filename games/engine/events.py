@@ -249,6 +249,16 @@ class TimeGranted:
 
 
 @dataclass(frozen=True, slots=True)
+class HintUsed:
+    """The seat's player asked the strong bot for a hint (an unranked game against bots only): the game's record
+    says so. Nothing in the game changes."""
+
+    type: ClassVar[str] = "hint_used"
+    v: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeedsCommitted:
     """A provably fair game's seeds at its start (X-RNG-2, docs/FAIRNESS.md), right after `game_started`: the hash
     of the server's secret seed (published when the game was created) and each seat's own seed, hex ("" for
@@ -319,6 +329,7 @@ Event = (
     | GameAborted
     | SeatReplaced
     | TimeGranted
+    | HintUsed
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
@@ -327,7 +338,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
         TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded, GameScored,
         TurnTimedOut, SeatResigned, SeedsCommitted, SeedsRevealed, GameAborted,
-        SeatReplaced, TimeGranted,
+        SeatReplaced, TimeGranted, HintUsed,
     )
 }
 # Older shapes of an event type, by (type, v): the codec reads them, `evolve` folds them, nothing writes them.

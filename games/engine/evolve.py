@@ -264,4 +264,5 @@ APPLY: dict[type[Any], Callable[[State, Any], None]] = {  # by event type: its e
     ev.GameAborted: _game_aborted,
     ev.SeatReplaced: _no_change,  # who occupies a seat is the server's; the seat's state is as it was
     ev.TimeGranted: _no_change,  # clocks are the server's (games/clocks.py)
+    ev.HintUsed: _no_change,  # a record of the game, not a part of it
 }

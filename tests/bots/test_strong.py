@@ -20,9 +20,9 @@ from bots.policies.strong import (
     DONE_CLAIMS,
     ENDING_TRAINS,
     Tally,
-    _candidates,
     _decided,
     _tickets_done,
+    candidates,
 )
 from games.engine import Event, begin, final_score, legal_moves, redact, step, view
 from games.engine import events as ev
@@ -257,7 +257,7 @@ def test_once_its_tickets_are_done_drawing_more_and_on_usa_the_longest_claims_ar
         routes = sorted({m.route for m in moves if isinstance(m, mv.ClaimRoute)},
                         key=lambda r: (-state.board.routes[r].length, r))
         greedy = choose_move(seen, moves)
-        found = _candidates(seen, moves, greedy)
+        found = candidates(seen, moves, greedy)
         assert found[0] == greedy and len(set(found)) == len(found)
         assert mv.DrawTickets() in found or mv.DrawTickets() not in moves
         searched = {m.route for m in found[1:] if isinstance(m, mv.ClaimRoute)}

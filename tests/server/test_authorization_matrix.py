@@ -64,6 +64,8 @@ ALREADY_RESIGNED = (409, "already_resigned")
 NOT_FINISHED = (409, "not_finished")
 NOT_QUEUED = (404, "not_queued")
 SELF_MUTE = (409, "yourself")
+NOT_ANALYSED = (404, "not_analysed")
+NO_HINTS = (403, "no_hints")
 
 G = "/api/games/{game_id}"
 
@@ -122,6 +124,16 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (NOT_FINISHED,  NOT_FINISHED,  NOT_FINISHED,    NOT_FINISHED,    NOT_FINISHED,      NOT_FINISHED),
     ("GET", G + "/checkpoint", FINISHED):
         (200,           200,           200,             200,             200,               200),
+    # A finished game's analysis: read by anyone once a player asked for it; a hint is only for a player whose
+    # every other seat is a bot (here people sit at the other seats).
+    ("GET", G + "/analysis", FINISHED):
+        (NOT_ANALYSED,  NOT_ANALYSED,  NOT_ANALYSED,    NOT_ANALYSED,    NOT_ANALYSED,      NOT_ANALYSED),
+    ("POST", G + "/analysis", FINISHED):
+        (ANON,          NOT_PLAYER,    202,             202,             202,               NOT_PLAYER),
+    ("POST", G + "/analysis", ACTIVE):
+        (ANON,          NOT_FINISHED,  NOT_FINISHED,    NOT_FINISHED,    NOT_FINISHED,      NOT_FINISHED),
+    ("POST", G + "/hint", ACTIVE):
+        (ANON,          NO_HINTS,      NO_HINTS,        NO_HINTS,        NO_HINTS,          NO_HINTS),
     ("GET", "/api/keys", NONE):
         (200,           200,           200,             200,             200,               200),
     ("POST", G + "/invite", OPEN):

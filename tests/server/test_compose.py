@@ -63,7 +63,7 @@ def test_each_command_names_code_that_exists(services: dict[str, Any]) -> None:
                 assert app.main == "ttr_server"
                 if "-Q" in words:
                     queues = words[words.index("-Q") + 1].split(",")
-                    assert set(queues) <= {"celery", "celery-strong"}, queues
+                    assert set(queues) <= {"celery", "celery-strong", "celery-analysis"}, queues
 
 
 def test_the_queues_compose_reads_are_the_settings_defaults() -> None:
@@ -72,6 +72,9 @@ def test_the_queues_compose_reads_are_the_settings_defaults() -> None:
     assert stack.COMMANDS["worker"][stack.COMMANDS["worker"].index("-Q") + 1] == default
     assert stack.COMMANDS["worker-strong"][stack.COMMANDS["worker-strong"].index("-Q") + 1] == f"{default}-strong"
     assert f"{settings.CELERY_TASK_DEFAULT_QUEUE}-strong" == settings.TTR_STRONG_QUEUE
+    analysis = stack.COMMANDS["worker-analysis"]
+    assert analysis[analysis.index("-Q") + 1] == f"{default}-analysis"
+    assert f"{settings.CELERY_TASK_DEFAULT_QUEUE}-analysis" == settings.TTR_ANALYSIS_QUEUE
 
 
 def test_the_stack_runs_compose_commands_with_this_machines_python() -> None:

@@ -1,7 +1,8 @@
 """`manage.py runall [--port N]`: the embedded all-in-one server for `make run`.
 
 Starts a Celery worker (solo pool, on the configured broker: with no REDIS_URL a filesystem broker that
-needs no server) and Celery beat (the schedule of the sweep: turn clocks, lost tasks) as child processes,
+needs no server), a second one for post-game analysis (its own queue: judging a game never delays a move) and
+Celery beat (the schedule of the sweep: turn clocks, lost tasks) as child processes,
 then serves the ASGI application with uvicorn on 127.0.0.1. Stopping the server (SIGTERM or SIGINT) stops
 both, and on Linux they also die with this process if it is killed outright (SIGKILL): they never outlive
 the server.
@@ -16,6 +17,7 @@ import sys
 from types import FrameType
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from ttr_server import children, metrics
@@ -51,7 +53,7 @@ class Command(BaseCommand):
         stopped_by: int | None = None
         try:
             if not options["no_worker"]:
-                workers = [_start(WORKER), _start(BEAT)]
+                workers = [_start(_worker()), _start(_analysis_worker()), _start(BEAT)]
             self.stdout.write(f"serving on http://{options['host']}:{options['port']}/ (API docs at /api/docs/)")
             uvicorn.run(
                 "ttr_server.asgi:application", host=options["host"], port=options["port"], lifespan="off",
@@ -71,8 +73,16 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise _Stop(signum)
 
 
-# No -Q: the worker reads every queue of settings.CELERY_TASK_QUEUES, the default one and the strong bot's.
-WORKER = ["worker", "--pool=solo", "--loglevel=INFO"]
+def _worker() -> list[str]:
+    """The default queue and the strong bot's."""
+    queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.TTR_STRONG_QUEUE}"
+    return ["worker", "--pool=solo", "--loglevel=INFO", "-Q", queues, "-n", "embedded@%h"]
+
+
+def _analysis_worker() -> list[str]:
+    return ["worker", "--pool=solo", "--loglevel=INFO", "-Q", settings.TTR_ANALYSIS_QUEUE, "-n", "analysis@%h"]
+
+
 BEAT = ["beat", "--loglevel=WARNING"]  # its schedule file: settings.CELERY_BEAT_SCHEDULE_FILENAME
 
 

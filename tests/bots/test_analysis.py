@@ -1,0 +1,146 @@
+"""Post-game analysis (bots/analysis.py) and the moves a log records (games/engine/played.py).
+
+The analysis judges each decision from the deciding seat's own information only, the same for the same log and
+budget, finds a mistake planted in a game, and tells strong play from weak (bench/analysis.py measures that on
+many games; here a few decisions). The log's moves are found again exactly, and an altered log is refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bots.analysis import MARKS, SIGNIFICANCE, Budget, analyse, decisions, judge, mark
+from bots.policies import Decision, policy_for
+from games.engine import Event, begin, evolve_in_place, legal_moves, redact, score_ended, step, view
+from games.engine import events as ev
+from games.engine import moves as mv
+from games.engine.played import NotReplayable, played_moves
+from games.engine.simulate import play_random_game
+from games.engine.state import KEEP_TICKETS, State
+from tests.bots.test_greedy import scrambled
+from tests.bots.test_strong import scrambled_log
+
+SMALL = Budget(samples=12, single=1)
+
+
+def bots_game(map_name: str, players: int, seed: int, *, plant: int | None = None) -> list[Event]:
+    """A scored game of greedy seats. `plant`: that seat, once it has 12 trains or fewer, draws tickets on its turn
+    and keeps every one (a decision a player who knows the game would not make)."""
+    rng = random.Random(seed)
+    state, opening = begin(map_name, players, rng)
+    log: list[Event] = list(opening)
+    planted = False
+    while not state.finished:
+        seat = state.deciders()[0]
+        moves = legal_moves(state, seat)
+        move = policy_for("greedy")(Decision(view(state, seat), moves, rng)).move
+        if seat == plant and not planted:
+            move, planted = _planted(state, seat, moves, move)
+        state, events = step(state, seat, move, rng, in_place=True)
+        log.extend(events)
+    scored = score_ended(state)
+    evolve_in_place(state, scored)
+    return [*log, scored]
+
+
+def _planted(state: State, seat: int, moves: list[mv.Move], move: mv.Move) -> tuple[mv.Move, bool]:
+    if state.phase == KEEP_TICKETS:
+        return max(moves, key=lambda m: len(m.tickets) if isinstance(m, mv.KeepTickets) else 0), True
+    if state.players[seat].trains <= 12 and mv.DrawTickets() in moves:
+        return mv.DrawTickets(), False
+    return move, False
+
+
+# The moves of a log
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["europe", "usa"]), st.integers(2, 5), st.integers(0, 10**6))
+def test_every_move_of_a_game_is_found_again_in_its_log_and_gives_exactly_its_events(
+    map_name: str, players: int, seed: int
+) -> None:
+    record = play_random_game(map_name, players, random.Random(seed))
+    found = list(played_moves(record.events))
+    assert len(found) == record.decisions
+    covered = [i for p in found for i in range(p.at, p.at + len(p.events))]
+    assert covered == sorted(set(covered))  # each event belongs to one move at most
+    for p in found:
+        assert p.move in legal_moves(p.state, p.seat)
+
+
+def test_a_log_altered_inside_a_move_is_refused_saying_where() -> None:
+    record = play_random_game("europe", 3, random.Random(4))
+    drawn = next(i for i, e in enumerate(record.events) if isinstance(e, ev.CardDrawn) and e.source == "deck" and i > 40)
+    event = record.events[drawn]
+    assert isinstance(event, ev.CardDrawn)
+    other = "locomotive" if event.card != "locomotive" else "red"
+    altered = [*record.events[:drawn], dataclasses.replace(event, card=other), *record.events[drawn + 1:]]
+    with pytest.raises(NotReplayable, match=f"event {drawn}"):
+        list(played_moves(altered))
+
+
+# Judging a decision
+
+
+def test_the_marks_follow_the_thresholds_and_need_two_standard_errors() -> None:
+    assert [mark(loss, 0.0) for loss in (3.9, 4.1, 8.1, 15.1)] == [None, "inaccuracy", "mistake", "blunder"]
+    assert mark(20.0, 10.1) is None and mark(20.0, 9.9) == "blunder"
+    assert SIGNIFICANCE == 2.0 and [t for t, _ in MARKS] == [15.0, 8.0, 4.0]
+
+
+def test_the_analysis_judges_from_the_seat_s_own_information_only() -> None:
+    """Scrambling what the seat cannot see (the other hands and tickets, the piles' order, in the state and in the
+    log) changes no estimate for a fixed seed."""
+    log = bots_game("europe", 3, seed=11)
+    rng = random.Random(3)
+    checked = 0
+    for played, decision in list(decisions(log))[5::25]:
+        seat = played.seat
+        other_state = scrambled(played.state, seat, rng)
+        other_log = scrambled_log(log[: played.at], seat, rng)
+        other = Decision(view(other_state, seat), legal_moves(other_state, seat), random.Random(0),
+                         tuple(redact(e, seat) for e in other_log))
+        assert other.view == decision.view and other.history == decision.history
+        mine = judge(decision, played.move, random.Random(9), SMALL, played.at)
+        theirs = judge(other, played.move, random.Random(9), SMALL, played.at)
+        assert mine == theirs
+        checked += 1
+    assert checked >= 4
+
+
+def test_the_same_log_and_budget_always_get_the_same_analysis() -> None:
+    log = bots_game("usa", 2, seed=5)
+    first = analyse(log, SMALL, seed="game-5")
+    assert analyse(log, SMALL, seed="game-5") == first
+    assert len(first.judgements) == len(list(played_moves(log)))
+    assert sum(first.final_leads.values()) == 0 or len(first.final_leads) == 2
+
+
+def test_a_planted_mistake_is_found_and_the_better_move_named() -> None:
+    """C-TKT-1: late in the game, one seat draws tickets and keeps all three; the analysis marks that choice and
+    names a choice of fewer tickets as the better move."""
+    log = bots_game("usa", 2, seed=21, plant=1)
+    kept = next(i for i, e in enumerate(log) if isinstance(e, ev.TicketsKept) and e.seat == 1 and e.returned_count == 0
+                and i > 20)
+    result = analyse(log, Budget(samples=32, single=1), seed="planted")
+    judged = next(j for j in result.judgements if j.seq == kept)
+    assert isinstance(judged.played, mv.KeepTickets) and len(judged.played.tickets) == 3
+    assert judged.mark in ("mistake", "blunder"), judged
+    assert isinstance(judged.best, mv.KeepTickets) and len(judged.best.tickets) < 3
+    assert judged.loss >= SIGNIFICANCE * judged.stderr
+    assert judged.reason.startswith("keeps ticket")
+
+
+def test_a_move_the_strong_bot_would_make_is_not_marked() -> None:
+    """The greedy bot's own choices are among the candidates: where the seat played the best candidate, the loss
+    is nothing and nothing is marked."""
+    log = bots_game("europe", 2, seed=2)
+    result = analyse(log, SMALL, seed="x")
+    best_played = [j for j in result.judgements if j.best == j.played]
+    assert best_played and all(j.loss == 0.0 and j.mark is None and j.reason == "" for j in best_played)
+    assert all(j.samples >= 1 for j in result.judgements)
