@@ -42,8 +42,8 @@ class Budget:
     """Sampled games a decision: `samples` where the search compares candidates, `single` where the move played
     is the only one it considers (its lead alone, for the evaluation graph)."""
 
-    samples: int = 24
-    single: int = 4
+    samples: int = 48
+    single: int = 8
 
     def as_dict(self) -> dict[str, int]:
         return {"samples": self.samples, "single": self.single}

@@ -25,13 +25,25 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
 from bots.budget import strong_seconds
-from bots.policies import POLICIES, Decision, policy_for
-from games.engine import begin, final_score, legal_moves, redact, step, view
+from bots.policies import NEEDS_HISTORY, POLICIES, Decision, policy_for
+from games.engine import (
+    Event,
+    Move,
+    State,
+    begin,
+    evolve_in_place,
+    final_score,
+    legal_moves,
+    redact,
+    score_ended,
+    step,
+    view,
+)
 from games.engine.board import MAP_NAMES
 
 MAX_DECISIONS = 5000  # far above any real game (a random 5-player game takes about 1,000)
@@ -99,6 +111,38 @@ def play_game(map_name: str, bots: Sequence[str], seed: int, number: int, budget
         shares=tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(n)),
         think_ms=think,
     )
+
+
+# (state, seat, its legal moves, the policy's move) -> the move played instead (tests plant mistakes with it)
+Override = Callable[[State, int, list[Move], Move], Move]
+
+
+def logged_game(map_name: str, bots: Sequence[str], seed: int, budget: Budget | None = None,
+                override: Override | None = None) -> list[Event]:
+    """One whole game of `bots` (by seat) and its complete log, scored: what a finished game's analysis reads."""
+    n = len(bots)
+    engine_rng = random.Random(f"{seed}:engine")
+    bot_rngs = [random.Random(f"{seed}:seat{seat}") for seat in range(n)]
+    budget = budget or Budget()
+    state, opening = begin(map_name, n, engine_rng)
+    log: list[Event] = list(opening)
+    for _ in range(MAX_DECISIONS):
+        if state.finished:
+            break
+        seat = state.deciders()[0]
+        moves = legal_moves(state, seat)
+        history = tuple(redact(e, seat) for e in log) if bots[seat] in NEEDS_HISTORY else ()
+        decision = Decision(view(state, seat), moves, bot_rngs[seat], history, budget.seconds, budget.iterations)
+        move = policy_for(bots[seat])(decision).move
+        if override is not None:
+            move = override(state, seat, moves, move)
+        state, events = step(state, seat, move, engine_rng, in_place=True)
+        log.extend(events)
+    if not state.finished:
+        raise RuntimeError(f"the game did not end in {MAX_DECISIONS} decisions")
+    scored = score_ended(state)
+    evolve_in_place(state, scored)
+    return [*log, scored]
 
 
 def play_games(

@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.analysis import MARKS, SIGNIFICANCE, Budget, analyse, decisions, judge, mark
-from bots.policies import Decision, policy_for
-from games.engine import Event, begin, evolve_in_place, legal_moves, redact, score_ended, step, view
+from bots.policies import Decision
+from bots.tournament import logged_game
+from games.engine import Event, legal_moves, redact, view
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.played import NotReplayable, played_moves
@@ -31,29 +32,19 @@ SMALL = Budget(samples=12, single=1)
 def bots_game(map_name: str, players: int, seed: int, *, plant: int | None = None) -> list[Event]:
     """A scored game of greedy seats. `plant`: that seat, once it has 12 trains or fewer, draws tickets on its turn
     and keeps every one (a decision a player who knows the game would not make)."""
-    rng = random.Random(seed)
-    state, opening = begin(map_name, players, rng)
-    log: list[Event] = list(opening)
-    planted = False
-    while not state.finished:
-        seat = state.deciders()[0]
-        moves = legal_moves(state, seat)
-        move = policy_for("greedy")(Decision(view(state, seat), moves, rng)).move
-        if seat == plant and not planted:
-            move, planted = _planted(state, seat, moves, move)
-        state, events = step(state, seat, move, rng, in_place=True)
-        log.extend(events)
-    scored = score_ended(state)
-    evolve_in_place(state, scored)
-    return [*log, scored]
+    planted = [False]
 
+    def instead(state: State, seat: int, moves: list[mv.Move], move: mv.Move) -> mv.Move:
+        if seat != plant or planted[0]:
+            return move
+        if state.phase == KEEP_TICKETS:
+            planted[0] = True
+            return max(moves, key=lambda m: len(m.tickets) if isinstance(m, mv.KeepTickets) else 0)
+        if state.players[seat].trains <= 12 and mv.DrawTickets() in moves:
+            return mv.DrawTickets()
+        return move
 
-def _planted(state: State, seat: int, moves: list[mv.Move], move: mv.Move) -> tuple[mv.Move, bool]:
-    if state.phase == KEEP_TICKETS:
-        return max(moves, key=lambda m: len(m.tickets) if isinstance(m, mv.KeepTickets) else 0), True
-    if state.players[seat].trains <= 12 and mv.DrawTickets() in moves:
-        return mv.DrawTickets(), False
-    return move, False
+    return logged_game(map_name, ["greedy"] * players, seed, override=instead)
 
 
 # The moves of a log

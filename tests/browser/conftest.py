@@ -49,7 +49,11 @@ def live() -> Iterator[LiveServer]:
     # Notifications are mailed every 2 s rather than every minute: test_by_day opens the links of such a mail.
     # The session signs up dozens of people within a minute, from one address: past the auth throttle (20 a
     # minute, tested in tests/server/test_auth.py), later tests' sign-ups would be refused.
-    extra = {"TTR_MAIL_SECONDS": "2", "AUTH_THROTTLE_RATE": "10000/min"}
+    # A game's analysis on a small budget (its worker judges a short game in seconds).
+    extra = {
+        "TTR_MAIL_SECONDS": "2", "AUTH_THROTTLE_RATE": "10000/min", "TTR_ANALYSIS_SAMPLES": "8",
+        "TTR_ANALYSIS_SINGLE": "1",
+    }
     saved = {name: os.environ.get(name) for name in extra}
     os.environ.update(extra)
     try:

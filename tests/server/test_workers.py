@@ -20,7 +20,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from games import notify, scoring
-from games.models import Event, Game, RatingChange, Seat
+from games.models import Analysis, Event, Game, RatingChange, Seat
 from tests.server.helpers import (
     body,
     choose,
@@ -195,3 +195,16 @@ def test_a_strong_bot_seat_plays_a_whole_game_through_the_search_queue_and_every
     assert len(strong_moves) > 20 and any("claims" in e["reason"] for e in strong_moves)
     assert all(e["type"] not in ("game_started", "cards_dealt", "game_scored") for e in openers)
     assert body(ann.get(url(game["id"], "verify")))["ok"]
+
+
+def test_a_finished_game_is_analysed_by_a_worker_of_the_analysis_queue_alone(tmp_path: Path, settings: Any) -> None:
+    table = seated_game("aw-", "usa", 2)
+    finish_by_services(table.game_id, random.Random(8))
+    log = tmp_path / "worker.log"
+    with celery_worker(log, queues=settings.TTR_ANALYSIS_QUEUE, TTR_ANALYSIS_SAMPLES="4", TTR_ANALYSIS_SINGLE="1"):
+        asked = table.clients[0].post(url(table.game_id, "analysis"))
+        assert asked.status_code == 202 and body(asked)["status"] == "queued"
+        wait_for(lambda: Analysis.objects.filter(game_id=table.game_id, status="done").first(), GAME_SECONDS,
+                 lambda: log.read_text()[-2000:])
+    answer = body(table.clients[1].get(url(table.game_id, "analysis")))
+    assert answer["budget"] == {"samples": 4, "single": 1} and answer["decisions"] and answer["altered"] is False

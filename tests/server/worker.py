@@ -43,12 +43,14 @@ def worker_env(**extra: str) -> dict[str, str]:
 
 
 @contextmanager
-def celery_worker(log_path: Path, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+def celery_worker(log_path: Path, *, queues: str | None = None, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A worker process (`queues`: only those, comma-separated; else every queue of the settings)."""
     from ttr_server.celery import app
 
     command = [
         sys.executable, "-m", "celery", "-A", "ttr_server", "worker", "--pool=threads", "--concurrency=2",
         "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat",
+        *(["-Q", queues] if queues else []),
     ]
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
