@@ -24,6 +24,7 @@ from rest_framework.authtoken.models import Token
 from games import account_settings, services
 from games.models import (
     Account,
+    Analysis,
     ChatMessage,
     ChatMute,
     ChatReport,
@@ -34,6 +35,7 @@ from games.models import (
     Rating,
     RatingChange,
     Seat,
+    SeatAnalysis,
     Vacation,
 )
 
@@ -77,6 +79,14 @@ def export(user: User) -> dict[str, Any]:
         ),
         "muted": list(ChatMute.objects.filter(muter=user).values_list("muted__username", flat=True)),
         "chat_reports": list(ChatReport.objects.filter(reporter=user).values("message", "reason", "created_at")),
+        "analyses": list(
+            SeatAnalysis.objects.filter(user=user).order_by("at").values(
+                "game", "seat", "map", "at", "decisions", "loss", "inaccuracies", "mistakes", "blunders"
+            )
+        ),
+        "analyses_requested": [
+            str(pk) for pk in Analysis.objects.filter(requested_by=user).values_list("game_id", flat=True)
+        ],
     }
 
 

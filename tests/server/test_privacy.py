@@ -41,6 +41,7 @@ def test_the_export_holds_what_is_stored_about_the_person_and_never_their_token(
     game_id = ranked_game(ann, bob)
     finish_by_services(game_id, random.Random(3))
     assert body(bob.post(url(game_id, "rematch"), {}, format="json"))["offer"]["by"] == "exp-bob"
+    assert ann.post(url(game_id, "analysis")).status_code in (200, 202)
     assert APIClient().get("/api/me/export").status_code == 401
     exported = body(ann.get("/api/me/export"))
     assert exported["account"]["username"] == "exp-ann"
@@ -48,6 +49,7 @@ def test_the_export_holds_what_is_stored_about_the_person_and_never_their_token(
     assert exported["games_created"] == [game_id]
     assert {r["map"] for r in exported["ratings"]} == {"usa"} and len(exported["rating_changes"]) == 1
     assert {n["kind"] for n in exported["notifications"]} >= {"game_ended", "rematch_offered"}
+    assert exported["analyses_requested"] == [game_id]
     assert len(exported["tokens"]) == 1 and ann.token not in json.dumps(exported)  # type: ignore[attr-defined]
 
 
