@@ -50,13 +50,13 @@ def hint(game_id: GameId, *, user: AbstractBaseUser) -> dict[str, Any]:
         raise ServiceError("not_found", "no such game", status=404)
     seat = _hinted_seat(game, user)
     seq = game.seq
-    asked = Event.objects.filter(game=game, seq=seq, type=HintUsed.type, seat=seat).exists()
-    decided_at = seq - 1 if asked else seq  # the position of the decision (a hint changes nothing in the game)
+    asked = _asked_at(game, seat)
+    decided_at = seq if asked is None else asked - 1  # the decision's position (a hint changes nothing in the game)
     state = states.state_at(game.pk, seq)
     if seat not in state.deciders():
         raise ServiceError("not_your_turn", "a hint is for your own decision: it is not yours now", status=403)
     move, reason = _advice(game, state, seat, decided_at)
-    if not asked:
+    if asked is None:
         with transaction.atomic():
             locked = Game.objects.select_for_update().get(pk=game.pk)
             if locked.seq != seq:
@@ -69,6 +69,14 @@ def hint(game_id: GameId, *, user: AbstractBaseUser) -> dict[str, Any]:
             transaction.on_commit(lambda: _told(locked.pk, locked.seq, state))
     hints = Seat.objects.get(game=game, number=seat).hints
     return {"move": move_to_dict(move), "reason": reason, "seq": seq, "hints": hints}
+
+
+def _asked_at(game: Game, seat: int) -> int | None:
+    """The seq of the seat's hint for the decision it has now, if it asked already (its hint is newer than anything
+    the seat did since: other seats may have moved meanwhile, during the setup's ticket choices)."""
+    mine = Event.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", "type")[:1]
+    last = next(iter(mine), None)
+    return last[0] if last is not None and last[1] == HintUsed.type else None
 
 
 def _hinted_seat(game: Game, user: AbstractBaseUser) -> int:
