@@ -9,6 +9,7 @@ import { startInbox } from "./inbox.js";
 import { createForm, createdText, myGamesSection, queueSection } from "./lobby.js";
 import { confirmEmailPage, mePage, unsubscribePage } from "./me.js";
 import { seatName } from "./words.js";
+import { userAnalysis } from "./analysis.js";
 import { LANGUAGES, chooseLanguage, date, language, loadLanguage, number, t, tParts, tn } from "./i18n.js";
 
 const page = document.getElementById("page");
@@ -241,6 +242,7 @@ async function userPage(name) {
       Object.keys(user.ratings).length ? h("table", {}, h("tbody", {}, Object.entries(user.ratings).map(([map, r]) => h("tr", {},
         h("th", {}, mapName(map)), h("td", {}, `${decimal(r.rating)} (μ ${decimal(r.mu)} ± σ ${decimal(r.sigma)})`),
         h("td", {}, `${tn("games", r.games)}, ${tn("wins", r.wins)}`, r.provisional ? `, ${t("leaderboard.provisional")}` : ""))))) : h("p.muted", {}, t("user.no_rating"))),
+    user.bot && !Object.keys(user.analysis || {}).length ? null : userAnalysis(user), // a bot's only once it has some
     h("section.card-box", {}, h("h2", {}, t("user.history")),
       h("table", {}, h("tbody", {}, user.history.map((e) => h("tr", {},
         h("td", {}, date(e.at)), h("td", {}, h("a", { href: `/games/${e.game}` }, mapName(e.map))),

@@ -52,7 +52,7 @@ function routeTitle(route, cities) {
   return `${cities[route.a].name} – ${cities[route.b].name}: ${t("log.route_kind", { length: route.length, colour: colourName(route.color) })}${kind}`;
 }
 
-const carTransform = (car, angle) => `translate(${car.x.toFixed(1)} ${car.y.toFixed(1)}) rotate(${angle.toFixed(1)})`;
+export const carTransform = (car, angle) => `translate(${car.x.toFixed(1)} ${car.y.toFixed(1)}) rotate(${angle.toFixed(1)})`;
 
 function drawRoute(route, cities, offset) {
   const { cars, angle, carLength } = routeGeometry(route, cities, offset);
@@ -101,6 +101,7 @@ export function createBoard(map) {
   let box = { ...home };
 
   const stationLayer = s("g.stations");
+  const overlay = s("g.overlay", { "aria-hidden": "true" }); // drawn by others: a better move's ghost (analysis.js)
   const keysHint = h("p.visually-hidden", { id: `board-keys-${map.map}` },
     t("board.keys"));
   const svg = s("svg.board", {
@@ -111,6 +112,7 @@ export function createBoard(map) {
   s("rect.sea", { x: home.x - 2000, y: home.y - 2000, width: home.w + 4000, height: home.h + 4000 }),
   s("g.halos", {}, map.routes.map((r) => drawHalo(r, cities, offsets[r.id]))),
   s("g.routes", {}, map.routes.map((r) => drawRoute(r, cities, offsets[r.id]))),
+  overlay,
   s("g.cities", {}, map.cities.map(drawCity)),
   stationLayer);
 
@@ -254,7 +256,10 @@ export function createBoard(map) {
   }
 
   return {
-    element, svg, cities, routes: routesById, hasStations: map.stations_per_player > 0, fitScreen,
+    element, svg, cities, routes: routesById, hasStations: map.stations_per_player > 0, fitScreen, overlay,
+    // Where a route's spaces lie ({cars: [{x, y}], angle, carLength}): to draw over them (analysis.js).
+    geometry: (id) => (routesById[id] ? routeGeometry(routesById[id], cities, offsets[id]) : null),
+    carWidth: CAR_WIDTH,
     // Owners of routes and stations from a view: {route: seat}, {city: seat}.
     update(routeOwners, stationOwners) {
       for (const g of svg.querySelectorAll(".route")) {

@@ -16,6 +16,7 @@ import { scoreTable, playersTable, cardFace, completedTickets, seatSwatch } from
 import { acceptInvite, InvitePanel, Rematch } from "./byday.js";
 import { GameState } from "./gamestate.js";
 import { ChatPanel, chatSocket } from "./chat.js";
+import { Hints } from "./hints.js";
 
 export async function gamePage(page, id) {
   const invite = await acceptInvite(id); // an invitation link (?invite=) seats the person first
@@ -38,6 +39,7 @@ class GameView {
     this.page = page;
     this.id = id;
     this.game = new GameState(id, this);
+    this.hints = new Hints(this.game); // the strong bot's suggestion, against bots only (hints.js)
     this.selected = null; // {kind: "route"|"city", id}
     this.keep = new Set();
   }
@@ -188,6 +190,7 @@ class GameView {
       this.leaveSection());
     this.renderLog();
     this.renderSkips();
+    this.hints.decorate(this.board, this.side);
   }
 
   leaveSection() {
@@ -336,7 +339,7 @@ class GameView {
       parts.push(this.turnChoices());
     }
     const section = h("section.actions", { id: "your-move", "aria-label": t("game.your_move"), "aria-busy": String(this.game.busy) },
-      h("h2", { tabindex: -1 }, t("game.your_move")), message, parts);
+      h("h2", { tabindex: -1 }, t("game.your_move")), message, this.hints.section(this.ctx, () => this.render()), parts);
     if (this.game.busy) for (const control of section.querySelectorAll("button, select, input")) control.disabled = true;
     return section;
   }

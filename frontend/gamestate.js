@@ -131,7 +131,7 @@ export class GameState {
       return;
     }
     this.events.push(...fresh);
-    if (fresh.some((e) => ["seat_resigned", "turn_timed_out", "seat_replaced", "time_granted"].includes(e.type))) this.summaryStale = true;
+    if (fresh.some((e) => ["seat_resigned", "turn_timed_out", "seat_replaced", "time_granted", "hint_used"].includes(e.type))) this.summaryStale = true;
     this.ui.renderLog();
   }
 

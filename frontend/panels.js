@@ -50,6 +50,7 @@ export function playersTable(view, summary, presence, score = null) {
       return h(`tr${deciding ? ".current" : ""}`, { "data-seat": p.seat },
         h(`td${presence.includes(p.seat) ? ".present" : ""}`, { title: presence.includes(p.seat) ? t("panel.connected") : "" },
           seatSwatch(p.seat), seatName(seat, summary.seats), view.your_seat === p.seat ? ` ${t("panel.you")}` : "",
+          seat?.hints ? h("span.hints-used", { "data-hints": seat.hints }, ` · ${tn("panel.hints", seat.hints)}`) : null,
           deciding ? h("span.deciding", { title: t("panel.deciding") }, " ▶") : null,
           deciding && view.deadline ? seatClock(view.deadline) : null),
         h("td", {}, totals ? h("strong", { "data-total": "" }, totals[p.seat] ?? p.score) : p.score),

@@ -1,5 +1,6 @@
 // The replay page: a slider and step buttons through every event of a game, the board, every hand and every
-// player's tickets as they stood after that event (GET /replay?at=N), and the final score at the end.
+// player's tickets as they stood after that event (GET /replay?at=N), and the final score at the end. A finished
+// game's computer analysis (analysis.js) heads the side column, marks the slider and draws a better move.
 import { h, mount } from "./dom.js";
 import { get, ApiError, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
@@ -7,6 +8,7 @@ import { CARD_COLOURS } from "./colours.js";
 import { eventText, mapName, seatName, ticketText } from "./words.js";
 import { t } from "./i18n.js";
 import { cardFace, completedTickets, playersTable, scoreTable, seatSwatch } from "./panels.js";
+import { AnalysisPanel } from "./analysis.js";
 
 export async function replayPage(page, id) {
   const summary = await get(`/games/${id}`);
@@ -21,7 +23,9 @@ export async function replayPage(page, id) {
 
   const slider = h("input", { type: "range", min: 1, max: Math.max(last, 1), value: last, "aria-label": t("replay.event"), "data-action": "slider" });
   const label = h("span.replay-at", { "aria-live": "polite" });
-  const side = h("div.side");
+  const state = h("div.side-state"); // what the position shows, drawn again at each step
+  const analysis = summary.status === "finished" ? new AnalysisPanel({ id, summary, board, events, last, go: (n) => show(n) }) : null;
+  const side = h("div.side", {}, analysis?.element, state);
   const finalWrap = h("div.final-wrap");
   let at = last;
   let timer = null;
@@ -47,7 +51,7 @@ export async function replayPage(page, id) {
     const end = at === last && score; // the final totals, not the running score, beside the final score
     mount(finalWrap, end
       ? h("section.final.card-box", {}, h("h2", {}, t("game.final_score")), h("div.table-scroll", {}, scoreTable(score, board, summary))) : null);
-    mount(side,
+    mount(state,
       view.players ? h("section.players", {}, h("h2", {}, t("game.players")), playersTable(view, summary, [], end ? score : null)) : null,
       view.market ? h("section.market", {}, h("h2", {}, t("game.market")), h("div.cards", {}, view.market.map((c) => cardFace(c, null)))) : null,
       hands.map((hand, seat) => {
@@ -57,6 +61,7 @@ export async function replayPage(page, id) {
           h("ul.tickets", {}, (tickets[seat] || []).map((tid) => h(`li${done.has(tid) ? ".done" : ""}`, {},
             ticketText(board.tickets[tid], board.cities)))));
       }));
+    analysis?.update(at, state);
   }
 
   slider.addEventListener("input", () => show(Number(slider.value)));
@@ -67,9 +72,11 @@ export async function replayPage(page, id) {
     finalWrap,
     h("div.replay-main", {}, h("div.replay-controls.card-box", {},
       step("first", () => 1), step("previous", () => at - 1),
-      slider, step("next", () => at + 1), step("last", () => last)), label, board.element),
+      h("div.slider-wrap", {}, slider, analysis?.marks), step("next", () => at + 1), step("last", () => last)),
+    label, analysis?.detail, board.element),
     side));
   requestAnimationFrame(() => board.fitScreen());
+  analysis?.load().catch((err) => console.warn("analysis", err));
   await show(last);
 }
 

@@ -81,11 +81,49 @@ export function eventText(event, ctx) {
     case "seat_replaced": return d.by.startsWith("bot:") ? t("log.replaced_bot", { n: d.seat + 1, bot: d.by.slice(4), reason: d.reason })
       : t("log.replaced_player", { n: d.seat + 1, reason: d.reason });
     case "time_granted": return t("log.time_granted", { n: d.seat + 1, time: durationText(d.seconds), reason: d.reason });
+    case "hint_used": return t("log.hint_used", { who });
     case "game_aborted": return t("log.aborted", { reason: d.reason });
     case "seeds_committed": return t("log.seeds_committed");
     case "seeds_revealed": return t("log.seeds_revealed");
     default: return null;
   }
+}
+
+// A move (as /legal-moves, a hint and the analysis give it) in words, as the object of "Played:", "Better:",
+// "Hint:": "claim Berlin – Wien (4 red) with 3 red + 1 locomotive", "take a red from the market". `market` (the
+// face-up cards then) names the card a draw from the market takes; without it, its place is named.
+export function moveText(move, ctx, market = null) {
+  const city = (id) => ctx.board.cities[id]?.name || id;
+  switch (move?.type) {
+    case "claim_route": {
+      const r = ctx.board.routes[move.route];
+      return t("move.claim", { route: r ? `${city(r.a)} – ${city(r.b)}` : move.route, kind: r ? routeKind(r) : "?", cards: cardsText(move.cards) });
+    }
+    case "build_station": return t("move.station", { city: city(move.city), cards: cardsText(move.cards) });
+    case "draw_card":
+      if (move.source === "deck") return t("move.deck");
+      return market?.[move.index] ? t("move.market", { card: aCard(market[move.index]) }) : t("move.market_slot", { n: move.index + 1 });
+    case "draw_tickets": return t("move.draw_tickets");
+    case "keep_tickets": return t("move.keep", { tickets: listText((move.tickets || []).map((id) =>
+      (ctx.board.tickets?.[id] ? ticketText(ctx.board.tickets[id], ctx.board.cities) : id))) });
+    case "pay_tunnel": return t("move.pay_tunnel", { cards: cardsText(move.cards) });
+    case "decline_tunnel": return t("move.decline_tunnel");
+    default: return move?.type || "?";
+  }
+}
+
+// The face-up cards as they lay after event `seq`, from the log (market_revealed fills slots, a card taken from
+// the market empties its slot, market_discarded all five): [colour|null] by slot.
+export function marketAt(events, seq) {
+  const market = [null, null, null, null, null];
+  for (const event of events) {
+    if (event.seq > seq) break;
+    const d = event.data || {};
+    if (event.type === "market_revealed" && d.cards) d.slots.forEach((slot, i) => { market[slot] = d.cards[i]; });
+    else if (event.type === "market_discarded") market.fill(null);
+    else if (event.type === "card_drawn" && d.source === "market" && d.index !== null && d.index !== undefined) market[d.index] = null;
+  }
+  return market;
 }
 
 // A seat's card draws of one turn in words: "took a red from the market", "drew two cards from the deck (red, blue)",
