@@ -161,4 +161,4 @@ def test_two_players_see_each_others_moves_live_and_a_spectator_sees_no_hand(con
     expect(ann.locator("h1")).to_have_text("Leaderboard: Europe")
     ann.goto(f"{base_url}/users/{ann_name}")
     expect(ann.locator("h1")).to_have_text(ann_name)
-    expect(ann.locator("h2")).to_have_text(["Ratings", "History", "Recent games"])
+    expect(ann.locator("h2")).to_have_text(["Ratings", "Computer analysis", "History", "Recent games"])

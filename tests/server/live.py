@@ -112,10 +112,11 @@ class LiveServer:
         """Everything the server started and that still runs (its process group, itself included)."""
         return group_members(self.process.pid)
 
-    def worker(self) -> Process:
+    def workers(self) -> list[Process]:
+        """The embedded server's two workers: the default and strong queues', and the analysis queue's."""
         workers = [p for p in self.processes() if " -m celery " in p.command and " worker" in p.command]
-        assert len(workers) == 1, (self.processes(), self.log())
-        return workers[0]
+        assert len(workers) == 2, (self.processes(), self.log())
+        return workers
 
     def log(self) -> str:
         return (self.var_dir / "server.log").read_text(errors="replace")[-4000:]

@@ -34,10 +34,10 @@ def test_a_signal_to_the_server_stops_its_worker_too(
     command: Callable[[int], list[str]], signum: signal.Signals, to_group: bool
 ) -> None:
     with embedded_server(command, migrate=command is runall_command) as server:
-        worker = server.worker()
+        workers = server.workers()
         if to_group:
             os.killpg(server.process.pid, signum)
         else:
             server.process.send_signal(signum)
         left = server.wait_stopped(STOPPED_WITHIN)
-        assert not left, f"still running {STOPPED_WITHIN} s after {signum.name} (the worker was {worker}):\n{server.log()}"
+        assert not left, f"still running {STOPPED_WITHIN} s after {signum.name} (the workers were {workers}):\n{server.log()}"

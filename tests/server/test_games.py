@@ -44,8 +44,8 @@ def test_create_game_summary() -> None:
     assert data["map"] == "usa" and data["players"] == 4 and data["ranked"] is True
     assert data["status"] == "open" and data["seq"] == 0 and data["created_by"] == "ada"
     assert data["seats"] == [
-        {"seat": 0, "username": "ada", "bot": None, "resigned": False},
-        *({"seat": n, "username": None, "bot": None, "resigned": False} for n in range(1, 4)),
+        {"seat": 0, "username": "ada", "bot": None, "resigned": False, "hints": 0},
+        *({"seat": n, "username": None, "bot": None, "resigned": False, "hints": 0} for n in range(1, 4)),
     ]
     assert summary_of(ada, data["id"]) == data
 
@@ -195,15 +195,15 @@ def test_seat_bots() -> None:
     assert response.status_code == 200
     data = body(response)
     assert_summary(data)
-    assert data["seats"][1] == {"seat": 1, "username": None, "bot": "greedy", "resigned": False}
+    assert data["seats"][1] == {"seat": 1, "username": None, "bot": "greedy", "resigned": False, "hints": 0}
     response = ada.post(url(gid, "bots"), {"level": "strong", "seat": 3}, format="json")
-    assert body(response)["seats"][3] == {"seat": 3, "username": None, "bot": "strong", "resigned": False}
+    assert body(response)["seats"][3] == {"seat": 3, "username": None, "bot": "strong", "resigned": False, "hints": 0}
     assert_error(bob.post(url(gid, "join"), {"seat": 1}, format="json"), 409, "seat_taken")
     assert_error(ada.post(url(gid, "bots"), {"level": "random", "seat": 0}, format="json"), 409, "seat_taken")
     assert_error(bob.post(url(gid, "bots"), {"level": "random"}, format="json"), 403, "not_creator")
     assert_error(ada.post(url(gid, "bots"), {"level": "genius"}, format="json"), 400, "invalid")
     assert_error(ada.post(url(gid, "bots"), {}, format="json"), 400, "invalid")
-    assert summary_of(ada, gid)["seats"][2] == {"seat": 2, "username": None, "bot": None, "resigned": False}
+    assert summary_of(ada, gid)["seats"][2] == {"seat": 2, "username": None, "bot": None, "resigned": False, "hints": 0}
     assert ada.post(url(gid, "bots"), {"level": "random"}, format="json").status_code == 200
     assert_error(ada.post(url(gid, "bots"), {"level": "random"}, format="json"), 409, "game_full")
     assert ada.post(url(gid, "start"), {}, format="json").status_code == 200
@@ -233,9 +233,9 @@ def test_start_errors_and_fill_with_bots() -> None:
     assert data["status"] == "active"
     assert data["seq"] > 0
     assert data["seats"] == [
-        {"seat": 0, "username": "ada", "bot": None, "resigned": False},
-        {"seat": 1, "username": "bob", "bot": None, "resigned": False},
-        {"seat": 2, "username": None, "bot": "random", "resigned": False},
+        {"seat": 0, "username": "ada", "bot": None, "resigned": False, "hints": 0},
+        {"seat": 1, "username": "bob", "bot": None, "resigned": False, "hints": 0},
+        {"seat": 2, "username": None, "bot": "random", "resigned": False, "hints": 0},
     ]
     assert Event.objects.filter(game_id=gid).count() == data["seq"]
     assert_error(ada.post(url(gid, "start"), {"fill_with_bots": "random"}, format="json"), 409, "not_open")

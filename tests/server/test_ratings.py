@@ -358,7 +358,7 @@ def test_a_players_page_shows_ratings_by_map_history_newest_first_and_recent_gam
     rate(first, 1, 2, at=T0)
     rate(second, 1, 2, at=T0 + timedelta(minutes=1))
     page = body(APIClient().get("/api/users/ada"))
-    assert set(page) == {"username", "bot", "ratings", "history", "recent_games"}
+    assert set(page) == {"username", "bot", "ratings", "history", "recent_games", "analysis"}
     assert page["username"] == "ada" and page["bot"] is None
     europe, usa = page["ratings"]["europe"], page["ratings"]["usa"]
     assert set(europe) == ENTRY_KEYS - {"username", "bot"}

@@ -83,7 +83,7 @@ def test_a_player_resigns_and_the_fallback_bot_takes_the_seat(django_capture_on_
     seq = table.seq()
     with django_capture_on_commit_callbacks(execute=True):
         summary = body(table.clients[1].post(url(table.game_id, "resign"), {}, format="json"))
-    assert summary["seats"][1] == {"seat": 1, "username": "r1", "bot": None, "resigned": True}
+    assert summary["seats"][1] == {"seat": 1, "username": "r1", "bot": None, "resigned": True, "hints": 0}
     kinds = list(Event.objects.filter(game_id=table.game_id, seq__gt=seq).values_list("type", "seat"))
     assert kinds[:2] == [("seat_resigned", 1), ("tickets_kept", 1)]  # the bot chose r1's tickets at once
     assert Event.objects.get(game_id=table.game_id, seq=seq + 1).data == {
