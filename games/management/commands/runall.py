@@ -53,7 +53,7 @@ class Command(BaseCommand):
         stopped_by: int | None = None
         try:
             if not options["no_worker"]:
-                workers = [_start(_worker()), _start(_analysis_worker()), _start(BEAT)]
+                workers = [_start(_worker()), _start(_analysis_worker(), nice=ANALYSIS_NICE), _start(BEAT)]
             self.stdout.write(f"serving on http://{options['host']}:{options['port']}/ (API docs at /api/docs/)")
             uvicorn.run(
                 "ttr_server.asgi:application", host=options["host"], port=options["port"], lifespan="off",
@@ -86,8 +86,13 @@ def _analysis_worker() -> list[str]:
 BEAT = ["beat", "--loglevel=WARNING"]  # its schedule file: settings.CELERY_BEAT_SCHEDULE_FILENAME
 
 
-def _start(arguments: list[str]) -> subprocess.Popen[bytes]:
+ANALYSIS_NICE = 10  # the analysis worker shares this machine's cores with moves and bots: it yields to them
+
+
+def _start(arguments: list[str], *, nice: int = 0) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "celery", "-A", "ttr_server", *arguments]
+    if nice:
+        command = ["nice", "-n", str(nice), *command]
     return subprocess.Popen(command, preexec_fn=children.die_with_parent(os.getpid()))
 
 
