@@ -11,8 +11,12 @@ from typing import Any
 import pytest
 from django.test import override_settings
 from django.utils import timezone
+from rest_framework.test import APIClient
 
-from games import analyses, log
+from bots.policies import Decision
+from bots.policies.greedy import choose as choose_greedy
+from games import analyses, log, scoring, services, states
+from games.engine import legal_moves, view
 from games.engine.played import played_moves
 from games.models import Analysis, Event, Game
 from tests.server.helpers import (
@@ -20,7 +24,6 @@ from tests.server.helpers import (
     assert_error,
     body,
     create_game,
-    finish_by_services,
     register,
     seated_game,
     tamper,
@@ -40,9 +43,21 @@ def small_budget() -> Any:
 
 
 def finished(prefix: str, map_name: str = "usa", seed: int = 1, **extra: Any) -> Any:
+    """A 2-seat game between people, played to its end by the greedy bot's choices through the services (shorter
+    games than random moves: the analysis has fewer and shorter playouts to make), and scored."""
     table = seated_game(prefix, map_name, 2, **extra)
-    finish_by_services(table.game_id, random.Random(seed))
+    play_to_its_end(table, seed)
     return table
+
+
+def play_to_its_end(table: Any, seed: int) -> None:
+    rng = random.Random(seed)
+    while (game := Game.objects.get(pk=table.game_id)).status != Game.Status.FINISHED:
+        state = states.state_at(game.pk, game.seq)
+        seat = state.deciders()[0]
+        decision = Decision(view(state, seat), legal_moves(state, seat), rng)
+        services.play_seat(game, seat=seat, expected_seq=game.seq, move=choose_greedy(decision).move, by_bot=False)
+    scoring.game_score_and_rate(table.game_id)
 
 
 def test_a_player_asks_for_the_analysis_of_a_finished_game_and_gets_every_decision_judged() -> None:
@@ -78,11 +93,9 @@ def test_a_player_asks_for_the_analysis_of_a_finished_game_and_gets_every_decisi
 def test_only_a_player_of_a_finished_game_may_ask_and_asking_again_queues_nothing_new() -> None:
     table = seated_game("an-who-", "usa", 2)
     assert_error(table.clients[0].post(url(table.game_id, "analysis")), 409, "not_finished")
-    finish_by_services(table.game_id, random.Random(2))
+    play_to_its_end(table, 2)
     stranger = register("an-who-stranger")
     assert_error(stranger.post(url(table.game_id, "analysis")), 403, "not_a_player")
-    from rest_framework.test import APIClient
-
     assert APIClient().post(url(table.game_id, "analysis")).status_code == 401
     assert table.clients[0].post(url(table.game_id, "analysis")).status_code == 200
     finished_at = Analysis.objects.get(game_id=table.game_id).finished_at
