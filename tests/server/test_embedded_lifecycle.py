@@ -40,4 +40,4 @@ def test_a_signal_to_the_server_stops_its_worker_too(
         else:
             server.process.send_signal(signum)
         left = server.wait_stopped(STOPPED_WITHIN)
-        assert not left, f"still running {STOPPED_WITHIN} s after {signum.name} (the workers were {workers}):\n{server.log()}"
+        assert not left, f"still running {STOPPED_WITHIN} s after {signum.name} (workers: {workers}):\n{server.log()}"
