@@ -14,6 +14,8 @@ import { seatSwatch } from "./panels.js";
 export const MARKS = ["inaccuracy", "mistake", "blunder"]; // mildest first
 const GLYPH = { inaccuracy: "?!", mistake: "?", blunder: "??" }; // as chess annotates them: not colour alone
 const POLL_MS = 2000;
+const MARK_GAP_PX = 22; // slider marks nearer than this share no row (a blunder's diamond is 20 px across)
+const MARK_ROWS = 3;
 
 const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const signed = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" });
@@ -233,12 +235,21 @@ export class AnalysisPanel {
     const bySeq = new Map();
     for (const d of this.marked) bySeq.set(d.seq, [...(bySeq.get(d.seq) || []), d]);
     const span = Math.max(this.last - 1, 1);
-    mount(this.marks, [...bySeq].map(([seq, list]) => {
+    // Marks of nearby events would cover each other: such a mark goes on the next row (at most MARK_ROWS), so that
+    // each can be clicked.
+    const gap = MARK_GAP_PX / (this.marks.clientWidth || 600);
+    const ends = [];
+    mount(this.marks, [...bySeq].sort(([a], [b]) => a - b).map(([seq, list]) => {
       const worst = list.reduce((a, b) => (MARKS.indexOf(b.mark) > MARKS.indexOf(a.mark) ? b : a));
       const label = list.map((d) => this.head(d)).join("; ");
-      return h(`button.slider-mark.mark-${worst.mark}`, { type: "button", style: `--at: ${((seq - 1) / span).toFixed(4)}`,
+      const at = (seq - 1) / span;
+      let row = ends.findIndex((end) => at - end >= gap);
+      if (row < 0) row = ends.length < MARK_ROWS ? ends.length : ends.indexOf(Math.min(...ends));
+      ends[row] = at;
+      return h(`button.slider-mark.mark-${worst.mark}`, { type: "button", style: `--at: ${at.toFixed(4)}; --row: ${row}`,
         "data-seq": seq, "data-mark": worst.mark, "aria-label": label, title: label, onclick: () => this.select(worst) });
     }));
+    this.marks.style.setProperty("--rows", Math.max(ends.length, 1));
   }
 
   select(d) {

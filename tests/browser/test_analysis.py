@@ -74,6 +74,9 @@ def shows_better_move(page: Page, decision: dict[str, Any]) -> None:
         ghost = page.locator(f"svg.board .overlay .ghost[data-ghost='{best['route']}']")
         expect(ghost).to_have_count(1)
         expect(ghost).to_have_attribute("data-seat", str(decision["seat"]))
+        # The board shows the position decided on (drawn just after the slider moves): the route is free there.
+        free = page.locator(f"svg.board [data-route='{best['route']}']")
+        expect(free).not_to_have_attribute("data-owner", re.compile(".*"))
         looks = ghost.evaluate(
             """(g) => ({ dashes: getComputedStyle(g.querySelector('.dash')).strokeDasharray,
                          stroke: getComputedStyle(g.querySelector('.dash')).stroke,

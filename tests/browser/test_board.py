@@ -374,7 +374,8 @@ def test_skip_links_lead_past_the_board_which_is_one_stop_of_the_tab_key(context
     play(base_url, token, game)  # keep the tickets dealt
     moves_of(base_url, token, game)  # the person's turn: stations and routes to act on
     page.goto(f"{base_url}/games/{game}")
-    expect(page.locator("section.market [data-deck]")).to_be_enabled()
+    # (the page's first load, on a machine whose two cores run the other tests too, may take more than 5 s)
+    expect(page.locator("section.market [data-deck]")).to_be_enabled(timeout=20_000)
     assert page.locator("svg.board .city.active").count() > 20  # a station may be built in most cities ...
     assert page.locator("svg.board [tabindex='0']").count() == 1  # ... yet the board is one Tab stop
 
