@@ -116,13 +116,14 @@ def analysis_sweep(*, now: datetime | None = None) -> int:
     when none waits, the newest ranked game not analysed yet is queued (TTR_ANALYSIS_RANKED). How many sent."""
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.TTR_ANALYSIS_STALE_SECONDS)
-    lost = Analysis.objects.filter(
+    lost = list(Analysis.objects.filter(
         Q(status=Analysis.Status.QUEUED, requested_at__lt=stale) | Q(status=Analysis.Status.RUNNING, started_at__lt=stale)
-    ).values_list("game_id", flat=True)
-    sent = 0
-    for game_id in lost[:10]:
+    ).values_list("game_id", flat=True)[:10])
+    # Sent again once per stale period, not on every beat (a long queue of requests is not lost, only slow).
+    Analysis.objects.filter(game_id__in=lost, status=Analysis.Status.QUEUED).update(requested_at=now)
+    for game_id in lost:
         _send(game_id)
-        sent += 1
+    sent = len(lost)
     waiting = Analysis.objects.filter(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]).exists()
     if not waiting and settings.TTR_ANALYSIS_RANKED:
         game = (

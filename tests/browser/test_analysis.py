@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,25 +23,12 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import page_errors
-from tests.browser.test_board import DESKTOP, PHONE, game_against_bots, moves_of, play
+from tests.browser.test_board import DESKTOP, PHONE, finished_game, game_against_bots, moves_of
 from tests.browser.test_edges import call, register, signed_in
 
 SEAT_FILL = ["#702010", "#206060", "#ea80ff", "#bfdf9f", "#400080"]  # colours.js: each seat's colour
 ANALYSIS_SECONDS = 300  # the session's server judges with a small budget (conftest.py): seconds
 TREND_WORDS = re.compile(r"^Points lost per decision in .*: \d")  # the sparkline's text alternative
-
-
-def finished_game(base_url: str, token: str) -> str:
-    """A game of two (this person and a greedy bot) played to its end: the person keeps the tickets dealt and
-    resigns, and the random bot that takes the seat over plays on (its moves are sure to be marked)."""
-    game = game_against_bots(base_url, token, players=2, fallback_bot="random")
-    play(base_url, token, game)  # keep the tickets dealt
-    call(base_url, token, "POST", f"/games/{game}/resign")
-    deadline = time.monotonic() + 180
-    while call(base_url, token, "GET", f"/games/{game}")["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish the game"
-        time.sleep(0.5)
-    return game
 
 
 def person_page(contexts: Any, base_url: str, name: str, token: str, size: dict[str, Any]) -> tuple[Page, list[str]]:
@@ -103,7 +89,7 @@ def shows_better_move(page: Page, decision: dict[str, Any]) -> None:
 
 def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, base_url, artifacts: Path):
     name, token = register(base_url)
-    game = finished_game(base_url, token)
+    game = finished_game(base_url, token, players=2, seconds=180)
 
     anyone = contexts(**DESKTOP).new_page()  # not a player: told it is not analysed, offered nothing
     anyone.goto(f"{base_url}/games/{game}/replay")
