@@ -44,7 +44,29 @@ def register(advisor: Advisor) -> None:
 
 def hint(game_id: GameId, *, user: AbstractBaseUser) -> dict[str, Any]:
     """The strong bot's move for the caller's decision now, and why. Raises ServiceError (403 `no_hints`, 403
-    `not_your_turn`, 409 `not_active`, 409 `stale_seq` when a move came in while it thought)."""
+    `not_your_turn`, 409 `not_active`, 409 `stale_seq` when moves kept coming in while it thought)."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return _hint(game_id, user)
+        except _Moved:
+            continue  # another seat moved meanwhile (the setup's ticket choices are made at once): ask again
+    try:
+        return _hint(game_id, user)
+    except _Moved as moved:
+        raise ServiceError(
+            "stale_seq", "the game moved on while the bot thought: ask again", status=409, seq=moved.seq
+        ) from None
+
+
+ATTEMPTS = 3
+
+
+class _Moved(Exception):
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+
+
+def _hint(game_id: GameId, user: AbstractBaseUser) -> dict[str, Any]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game", status=404)
@@ -60,9 +82,7 @@ def hint(game_id: GameId, *, user: AbstractBaseUser) -> dict[str, Any]:
         with transaction.atomic():
             locked = Game.objects.select_for_update().get(pk=game.pk)
             if locked.seq != seq:
-                raise ServiceError(
-                    "stale_seq", "the game moved on while the bot thought: ask again", status=409, seq=locked.seq
-                )
+                raise _Moved(locked.seq)
             log.append(locked, seq, [HintUsed(seat)])
             Seat.objects.filter(game=locked, number=seat).update(hints=F("hints") + 1)
             seq = locked.seq
