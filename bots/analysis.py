@@ -70,7 +70,6 @@ class Judgement:
 class GameAnalysis:
     judgements: tuple[Judgement, ...]
     final_leads: dict[int, int]  # each seat's true final lead, for the graph's last point
-    last_seq: int
 
 
 def judge(decision: Decision, played: mv.Move, rng: random.Random, budget: Budget, seq: int = 0) -> Judgement:
@@ -104,9 +103,12 @@ def mark(loss: float, stderr: float) -> str | None:
 
 def decisions(events: Sequence[Event]) -> Iterator[tuple[Played, Decision]]:
     """Every move of the log with what its seat knew: its view, its legal moves and its redacted history."""
+    seen: dict[int, list[Event]] = {}  # each seat's redacted log, made once (a decision reads a prefix of it)
     for played in played_moves(events):
         seat, state = played.seat, played.state
-        history = tuple(redact(e, seat) for e in events[: played.at])
+        if seat not in seen:
+            seen[seat] = [redact(e, seat) for e in events]
+        history = tuple(seen[seat][: played.at])
         yield played, Decision(view(state, seat), legal_moves(state, seat), random.Random(0), history)
 
 
@@ -126,7 +128,7 @@ def analyse(
         judgements.append(judge(decision, played.move, rng, budget, seq=played.at))
         if progress is not None:
             progress(done, len(found))
-    return GameAnalysis(tuple(judgements), final_leads(replay(events)), len(events))
+    return GameAnalysis(tuple(judgements), final_leads(replay(events)))
 
 
 def final_leads(state: State) -> dict[int, int]:

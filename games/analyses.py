@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games import log, notify
@@ -176,7 +176,7 @@ def analysis_run(game_id: GameId, *, analyser: Analyser, bot: str, budget: Mappi
     return "done" if written else "taken over"
 
 
-def _progress_writer(mine: Any) -> Progress:
+def _progress_writer(mine: QuerySet[Analysis]) -> Progress:
     """Progress written at most once a second (each write is a round trip)."""
     last = [0.0]
 
