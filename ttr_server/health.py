@@ -1,10 +1,15 @@
 """Health, readiness and metrics (docs/API.md, Operations), answered by the first middleware: before the host check and
 the session, so a container's probe on 127.0.0.1 works whatever ALLOWED_HOSTS says, and a probe costs nothing else.
 
-- `GET /healthz`: the process serves (no dependency is asked).
-- `GET /readyz`: the database answers, Redis answers (when the stack uses it), and a Celery worker's heartbeat is
-  at most `STALE_SECONDS` old; 503 with the failing check's words otherwise.
-- `GET /metrics`: every process's figures added up (ttr_server/metrics.py), and the number of games by status.
+- `GET /healthz`: the process serves (no dependency is asked). `GET /healthz?detail=1` adds the other processes'
+  heartbeats: the newest age of each kind of worker (by node name: default, strong, analysis) and of beat's sweep.
+- `GET /readyz`: this process's own readiness: its database and its Redis (when the stack uses it) answer; 503 with
+  `Retry-After` otherwise. Workers are not asked: a load balancer probes /readyz, and one dead worker must not take
+  every web process out of it (a bot outage would become a total outage). Their heartbeats go to /healthz's detail
+  and to /metrics (`ttr_heartbeat_age_seconds`), where an operator alerts on them. The answer, read by anyone,
+  says only "ok" or "down": why (which host, which error) goes to the log, at most once a minute per check.
+- `GET /metrics`: every process's figures added up (ttr_server/metrics.py), the number of games by status and the
+  heartbeats' ages.
 
 Workers beat every `BEAT_SECONDS` from a thread of their own (`start_heartbeat`, started by ttr_server/celery.py when
 a worker is ready), a row `worker:<hostname>` in `games.Heartbeat`; the sweep writes `sweep` each time it runs, so
@@ -33,14 +38,26 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 BEAT_SECONDS = 2.0
 STALE_SECONDS = 10.0
+SWEEP_STALE_SECONDS = 30.0  # beat sends the sweep every TTR_SWEEP_SECONDS (1 s); a busy worker may run it late
+
+
+COMPLAIN_SECONDS = 60.0
+_complained: dict[str, float] = {}
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
-    return JsonResponse({"ok": True})
+    if request.GET.get("detail") != "1":
+        return JsonResponse({"ok": True})
+    try:
+        beats = heartbeat_ages()
+    except Exception as error:  # the database is down: the process still serves
+        _complain("heartbeats", error)
+        return JsonResponse({"ok": True, "heartbeats": None})
+    return JsonResponse({"ok": True, "heartbeats": {name: _heartbeat_state(name, age) for name, age in beats.items()}})
 
 
 def readyz(request: HttpRequest) -> HttpResponse:
-    checks = {"database": _check(_database), "redis": _check(_redis), "worker": _check(_worker)}
+    checks = {"database": _check("database", _database), "redis": _check("redis", _redis)}
     ok = all(value in ("ok", "not used") for value in checks.values())
     answer = JsonResponse({"ok": ok, "checks": checks}, status=200 if ok else 503)
     if not ok:
@@ -48,11 +65,49 @@ def readyz(request: HttpRequest) -> HttpResponse:
     return answer
 
 
-def _check(probe: Callable[[], str]) -> str:
+def _check(name: str, probe: Callable[[], str]) -> str:
     try:
         return probe()
     except Exception as error:
-        return f"down: {type(error).__name__}: {str(error).strip()[:200]}"
+        _complain(name, error)
+        return "down"
+
+
+def _complain(name: str, error: Exception) -> None:
+    """Why a check failed, for the operator's log (never for the anonymous answer), once a minute per check."""
+    now = time.monotonic()
+    if now - _complained.get(name, -COMPLAIN_SECONDS) >= COMPLAIN_SECONDS:
+        _complained[name] = now
+        logger.warning("readiness: %s down: %s: %s", name, type(error).__name__, str(error).strip()[:200])
+
+
+class ProbeAnswers(logging.Filter):
+    """Drops django.request's error line for a probe's 503 (/readyz while a dependency is down, polled every few
+    seconds by a balancer): `_complain` has said why, once a minute, at warning level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = getattr(record, "request", None)
+        return getattr(request, "path", None) not in ROUTES
+
+
+def _heartbeat_state(name: str, age: float) -> dict[str, object]:
+    stale = age > (SWEEP_STALE_SECONDS if name == "beat" else STALE_SECONDS)
+    return {"state": "stale" if stale else "ok", "age_seconds": round(age, 1)}
+
+
+def heartbeat_ages() -> dict[str, float]:
+    """Seconds since the newest heartbeat of each kind of process: `worker:<node>` for each worker node name
+    (`default`, `strong`, `analysis`: the part before `@host`, so no host is named) and `beat` (the sweep's)."""
+    from games.models import Heartbeat
+
+    now = timezone.now()
+    ages: dict[str, float] = {}
+    for name, at in Heartbeat.objects.values_list("name", "at"):
+        kind = "beat" if name == "sweep" else name.split("@", 1)[0] if name.startswith("worker:") else None
+        if kind is not None:
+            age = (now - at).total_seconds()
+            ages[kind] = min(age, ages.get(kind, age))
+    return ages
 
 
 def _database() -> str:
@@ -71,15 +126,6 @@ def _redis() -> str:
         client.ping()
     finally:
         client.close()
-    return "ok"
-
-
-def _worker() -> str:
-    age = newest_age("worker:")
-    if age is None:
-        return "down: no worker has reported"
-    if age > STALE_SECONDS:
-        return f"down: the last worker heartbeat is {age:.0f} s old"
     return "ok"
 
 
@@ -152,6 +198,7 @@ def _metrics_text() -> bytes:
     if metrics.directory() is not None:
         MultiProcessCollector(registry)
     registry.register(_GamesCollector())
+    registry.register(_HeartbeatsCollector())
     return generate_latest(registry)
 
 
@@ -172,6 +219,25 @@ class _GamesCollector:
             return
         for status in Game.Status.values:
             family.add_metric([status], counts.get(status, 0))
+        yield family
+
+
+class _HeartbeatsCollector:
+    """The age of each kind of process's newest heartbeat (alert on it: /readyz does not ask the workers)."""
+
+    def collect(self) -> Iterator[Metric]:
+        from prometheus_client.core import GaugeMetricFamily
+
+        family = GaugeMetricFamily(
+            "ttr_heartbeat_age_seconds", "Seconds since the newest heartbeat of each kind of process", labels=["process"]
+        )
+        try:
+            ages = heartbeat_ages()
+        except Exception as error:
+            logger.warning("heartbeats not read: %s", type(error).__name__)
+            return
+        for name, age in sorted(ages.items()):
+            family.add_metric([name], age)
         yield family
 
 

@@ -227,6 +227,12 @@ CELERY_TASK_ALWAYS_EAGER = _flag("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker outlives a broker outage: it retries the connection at start and after a loss, for ever (Celery's default
+# gives up after 100 tries and the process exits); a task running when the connection is lost finishes, and its
+# late ack makes the broker deliver it again if the ack is lost (every task is idempotent: docs/DESIGN.md, Workers).
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # The queue tasks go to and workers read by default; tests and benchmarks give each run its own.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TTR_TASK_QUEUE", "celery")
 # The strong bot's searches have a queue of their own (docs/DESIGN.md: a slow search never delays other games): its
@@ -290,6 +296,10 @@ GAME_STATE_CACHE_SIZE = int(os.environ.get("GAME_STATE_CACHE_SIZE", "512"))
 
 # JSON lines from every logger, with the request id, user, game and seq bound at the edge (ttr_server/logs.py).
 LOGGING = logs.config(os.environ.get("LOG_LEVEL", "INFO"))
+# A probe's 503 (/readyz while a dependency is down) is said by ttr_server/health.py once a minute, at warning level,
+# not as an error line at every probe.
+LOGGING["filters"] = {"probe_answers": {"()": "ttr_server.health.ProbeAnswers"}}
+LOGGING["loggers"]["django.request"] = {"filters": ["probe_answers"]}
 logs.configure_structlog()
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log through LOGGING too
 

@@ -18,6 +18,7 @@ module only to empty the metrics directory and drop a killed child's live gauges
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
@@ -37,6 +38,11 @@ STOP_SECONDS = 25.0  # above uvicorn's graceful timeout (GRACE_SECONDS) and a st
 GRACE_SECONDS = 20
 START_SECONDS = 60.0
 
+# Workers neither gossip nor mingle nor send event heartbeats: nothing here reads them (our own heartbeats are rows,
+# ttr_server/health.py), and after a Redis restart the gossip consumer met a message without a hostname and
+# stopped the worker ("Unrecoverable error: KeyError('hostname')"; tests/faults/test_worker_survival.py).
+WORKER_QUIET = ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+
 # The commands of docker-compose.yml's services, word for word but for the port and the worker's name.
 COMMANDS: dict[str, list[str]] = {
     "migrate": ["python", "manage.py", "migrate", "--noinput"],
@@ -46,11 +52,11 @@ COMMANDS: dict[str, list[str]] = {
         "--ws-per-message-deflate", "false",
     ],
     "worker": ["celery", "-A", "ttr_server", "worker", "-Q", "celery", "-n", "default@%h", "--loglevel=INFO",
-               "--concurrency=2"],
+               "--concurrency=2", *WORKER_QUIET],
     "worker-strong": ["celery", "-A", "ttr_server", "worker", "-Q", "celery-strong", "-n", "strong@%h",
-                      "--loglevel=INFO", "--concurrency=2", "--prefetch-multiplier=1"],
+                      "--loglevel=INFO", "--concurrency=2", "--prefetch-multiplier=1", *WORKER_QUIET],
     "worker-analysis": ["celery", "-A", "ttr_server", "worker", "-Q", "celery-analysis", "-n", "analysis@%h",
-                        "--loglevel=INFO", "--concurrency=1", "--prefetch-multiplier=1"],
+                        "--loglevel=INFO", "--concurrency=1", "--prefetch-multiplier=1", *WORKER_QUIET],
     "beat": ["celery", "-A", "ttr_server", "beat", "--loglevel=WARNING"],
 }
 
@@ -177,10 +183,11 @@ class Stack:
                             self._spawn(child)
 
     def wait_ready(self, seconds: float = START_SECONDS) -> None:
-        """Wait until every web process answers /readyz 200 (database, Redis and a worker are up)."""
+        """Wait until every web process answers /readyz 200 (its database and Redis are up) and, when the stack runs
+        workers, until one has written a fresh heartbeat (/healthz's detail): the stack's first moves find a worker."""
         deadline = time.monotonic() + seconds
         for url in self.urls:
-            while not _answers(f"{url}/readyz"):
+            while not _answers(f"{url}/readyz") or (self.workers and not _worker_beats(f"{url}/healthz?detail=1")):
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{url} was not ready in {seconds:.0f} s")
                 time.sleep(0.2)
@@ -243,6 +250,15 @@ def _answers(url: str) -> bool:
             return bool(answer.status == 200)
     except OSError:
         return False
+
+
+def _worker_beats(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            beats = json.loads(answer.read()).get("heartbeats") or {}
+    except (OSError, ValueError):
+        return False
+    return any(name.startswith("worker:") and beat.get("state") == "ok" for name, beat in beats.items())
 
 
 def _group(leader: int | None) -> list[int]:

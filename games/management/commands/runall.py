@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from ttr_server import children, metrics
+from ttr_server.stack import WORKER_QUIET
 
 WORKER_STOP_SECONDS = 10  # a warm shutdown lets the task in hand finish; then the worker is killed
 
@@ -76,11 +77,12 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
 def _worker() -> list[str]:
     """The default queue and the strong bot's."""
     queues = f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.TTR_STRONG_QUEUE}"
-    return ["worker", "--pool=solo", "--loglevel=INFO", "-Q", queues, "-n", "embedded@%h"]
+    return ["worker", "--pool=solo", "--loglevel=INFO", "-Q", queues, "-n", "embedded@%h", *WORKER_QUIET]
 
 
 def _analysis_worker() -> list[str]:
-    return ["worker", "--pool=solo", "--loglevel=INFO", "-Q", settings.TTR_ANALYSIS_QUEUE, "-n", "analysis@%h"]
+    return ["worker", "--pool=solo", "--loglevel=INFO", "-Q", settings.TTR_ANALYSIS_QUEUE, "-n", "analysis@%h",
+            *WORKER_QUIET]
 
 
 BEAT = ["beat", "--loglevel=WARNING"]  # its schedule file: settings.CELERY_BEAT_SCHEDULE_FILENAME
