@@ -2,7 +2,8 @@
 // player's estimated final lead, the marks on the replay's slider, the marked decisions in words, each player's
 // points lost per decision), a better move drawn on the board (a ghost route, ringed cities, the card or deck
 // marked in the market: shared with the game page's hints, hints.js), and the player page's analysis by map with
-// its trend as a sparkline. Reads GET/POST /games/{id}/analysis; draws nothing else of the replay (replay.js).
+// its trend as a sparkline. Reads GET/POST /games/{id}/analysis (once the summary's `analysis` says one was asked
+// for); draws nothing else of the replay (replay.js).
 import { h, s, mount } from "./dom.js";
 import { get, post, session, ApiError } from "./api.js";
 import { carTransform } from "./board.js";
@@ -127,8 +128,19 @@ export class AnalysisPanel {
   }
 
   async load() {
+    // The summary tells whether anyone asked (`analysis`): one nobody asked for is not read, as GET /analysis
+    // would answer it with a 404, a failed request in the console of every unanalysed game's replay.
+    if (this.summary.analysis === "none") return this.notAsked();
     this.body(h("p.muted", {}, t("analysis.loading")));
     await this.read();
+  }
+
+  notAsked() {
+    this.body(this.mine ? [h("p", {}, t("analysis.offer")), this.ask(t("analysis.start"))] : h("p.muted", {}, t("analysis.not_analysed")));
+  }
+
+  ask(words) {
+    return h("button.primary", { type: "button", "data-action": "analyse", onclick: (e) => this.request(e.target) }, words);
   }
 
   body(...children) {
@@ -159,11 +171,10 @@ export class AnalysisPanel {
 
   refused(err) {
     const code = err.body.code;
-    const ask = (words) => h("button.primary", { type: "button", "data-action": "analyse", onclick: (e) => this.request(e.target) }, words);
     if (code === "not_analysed") {
-      this.body(this.mine ? [h("p", {}, t("analysis.offer")), ask(t("analysis.start"))] : h("p.muted", {}, t("analysis.not_analysed")));
+      this.notAsked();
     } else if (code === "analysis_failed") {
-      this.body(h("p.error", { role: "alert" }, t("analysis.failed", { detail: err.body.detail || "" })), this.mine ? ask(t("analysis.retry")) : null);
+      this.body(h("p.error", { role: "alert" }, t("analysis.failed", { detail: err.body.detail || "" })), this.mine ? this.ask(t("analysis.retry")) : null);
     } else {
       this.body(h("p.error", { role: "alert" }, err.text));
     }

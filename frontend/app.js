@@ -52,8 +52,6 @@ function navWords() {
     LANGUAGES.map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
   mount(holder, select);
 }
-window.addEventListener("ttr:session", header);
-
 async function logout() {
   try { await post("/auth/logout"); } catch { /* the token may have expired already */ }
   session.clear();
@@ -289,5 +287,8 @@ function problemText(err, path) {
 }
 
 await loadLanguage(); // the catalogue before the first word is drawn (i18n.js)
+// Only now: a stored token refused while the language was read (GET /api/me) fires ttr:session, and a header drawn
+// then, before the catalogue, would show its message keys (route() draws it once the words are there).
+window.addEventListener("ttr:session", header);
 for (const element of document.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n); // index.html's own
 route();

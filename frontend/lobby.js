@@ -1,6 +1,6 @@
 // The lobby's own sections for a signed-in person: "My games" (GET /api/me/games: those awaiting my move first,
-// with their clock and the moves made since I last looked), "Find a game" (the queue: POST, GET and DELETE
-// /api/queue) and "New game" (POST /api/games: live or daily, public or private).
+// with their clock and the moves made since I last looked), "Find a game" (the queue: POST and DELETE /api/queue,
+// the entry read from GET /api/me) and "New game" (POST /api/games: live or daily, public or private).
 //
 // The queue is read every QUEUE_POLL_MS while this page waits in it and is in view, and at once when the inbox
 // hears that a table formed (game_formed); a table found while this browser waited opens its game. "My games"
@@ -84,15 +84,17 @@ export function queueSection() {
     if (!section.isConnected && section.dataset.started) return; // the lobby was drawn again: this one is gone
     section.dataset.started = "1";
     let entry;
-    try { entry = await get("/queue"); }
+    // GET /api/me holds the queue entry (null: not queued); GET /api/queue would answer that with a 404, a
+    // failed request in the console of every lobby.
+    try { entry = (await get("/me")).queue; }
     catch (err) {
-      if (err instanceof ApiError && err.status === 404) {
-        localStorage.removeItem(QUEUED);
-        return showForm(section, poll);
-      }
       mount(section, h("h2", {}, t("lobby.find")), h("p.error", { role: "alert" }, errorText(err)));
       timer = setTimeout(poll, QUEUE_POLL_MS * 4);
       return;
+    }
+    if (!entry) {
+      localStorage.removeItem(QUEUED);
+      return showForm(section, poll);
     }
     if (entry.status === "matched") return matched(section, entry, poll);
     localStorage.setItem(QUEUED, "1");

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games import chance, clocks, game_rows, invitations, log, presence, rematch, signing, states
@@ -23,7 +23,7 @@ from games.engine import legal_moves, redact, view
 from games.engine.events import ABORTED
 from games.engine.state import State
 from games.errors import ServiceError
-from games.models import Checkpoint, Game, GameId, Seat
+from games.models import Analysis, Checkpoint, Game, GameId, Seat
 from games.viewers import projected, seat_of
 
 Person = AbstractBaseUser | AnonymousUser  # who asks: a signed-in person or nobody in particular
@@ -36,7 +36,18 @@ def game_summary(game: Game, *, viewer: Person | None = None) -> dict[str, Any]:
         summary["invite"] = invitations.link_token(game)
     if game.status == Game.Status.FINISHED:
         summary["rematch"] = rematch.offer_json(rematch.offer_of(game))
+        summary["analysis"] = _analysis_status(game)
     return summary
+
+
+def _analysis_status(game: Game) -> str:
+    """A finished game's analysis as its summary tells it: "none" until a player asks for it (GET /analysis answers
+    404 then), else its status; read in the summary's own query where `_with_summary_parts` annotated it."""
+    if hasattr(game, "analysis_status"):
+        status = game.analysis_status
+    else:
+        status = Analysis.objects.filter(game=game).values_list("status", flat=True).first()
+    return str(status or "none")
 
 
 def _summary(game: Game) -> dict[str, Any]:
@@ -70,10 +81,11 @@ def _summary(game: Game) -> dict[str, Any]:
 
 
 def _with_summary_parts(games: QuerySet[Game]) -> QuerySet[Game]:
-    """What a summary reads, in the query: the creator, the seats' people, a finished game's rematch offer."""
+    """What a summary reads, in the query: the creator, the seats' people, a finished game's rematch offer and the
+    status of its analysis."""
     return games.select_related("created_by", "rematch_offer__by").prefetch_related(
         "seats__user", "rematch_offer__accepted_by"
-    )
+    ).annotate(analysis_status=F("analysis__status"))
 
 
 def games_list(user: Person, *, status: str | None, mine: bool) -> QuerySet[Game]:

@@ -83,6 +83,10 @@ class GameSummarySerializer(ObjectSerializer):
         required=False, allow_null=True, help_text="for the creator of an open private game: the link's token"
     )
     rematch = RematchOfferSerializer(required=False, allow_null=True, help_text="a finished game's rematch offer")
+    analysis = serializers.ChoiceField(
+        choices=["none", "queued", "running", "done", "failed"], required=False,
+        help_text="a finished game's analysis: none until a player asks for it (POST /analysis), then its status",
+    )
 
 
 class PageSerializer(ObjectSerializer):

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from games import account_settings, links, privacy, vacations
+from games import account_settings, links, matchmaker, privacy, vacations
 from games.api import responses as r
 from games.api.auth import AuthThrottle
 from games.api.authentication import signed_in
@@ -25,6 +25,7 @@ from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
 from games.api.serializers import valid_body
+from games.errors import ServiceError
 from games.models import NOTIFICATION_KINDS
 
 ADDRESS_MAX = 254
@@ -113,6 +114,8 @@ class MeSerializer(ObjectSerializer):
     )
     vacation = r.VacationStatusSerializer(help_text="your daily clocks' vacation (POST /api/me/vacation)")
     muted = serializers.ListField(child=serializers.CharField(), help_text="the people whose chat lines you do not get")
+    queue = r.QueueStatusSerializer(allow_null=True, help_text="your queue entry as GET /api/queue answers it; null: "
+                                    "not in the queue")
 
 
 class ConfirmedSerializer(ObjectSerializer):
@@ -134,7 +137,7 @@ class MeView(APIView):
     @extend_schema(
         operation_id="me_retrieve", responses={200: MeSerializer, **error_responses(401)},
         description="Your own settings: the e-mail address (confirmed, and one waiting for its link), which "
-        "notifications are mailed, the language.",
+        "notifications are mailed, the language; and your queue entry (`queue`, null when not in the queue).",
     )
     def get(self, request: Request) -> Response:
         return Response(_me(signed_in(request.user)))
@@ -185,7 +188,15 @@ class ExportView(APIView):
 
 
 def _me(user: User) -> dict[str, Any]:
-    return {**account_settings.account_settings(user), "vacation": vacations.status(user)}
+    return {**account_settings.account_settings(user), "vacation": vacations.status(user), "queue": _queue(user)}
+
+
+def _queue(user: User) -> dict[str, Any] | None:
+    """GET /api/queue's answer, or None where it answers 404 `not_queued`: a client reads it here without a 404."""
+    try:
+        return matchmaker.status(matchmaker.entry_of(user))
+    except ServiceError:
+        return None
 
 
 class _LinkView(APIView):
