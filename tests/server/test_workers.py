@@ -34,6 +34,7 @@ from tests.server.worker import celery_worker, needs_real_services, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
 GAME_SECONDS = 120  # a whole game of bots through the worker takes a few seconds; the machine may be busy
+WORKER_SECONDS = 60  # one task through the worker: well under a second when quiet, far longer when both cores are busy
 
 
 
@@ -79,14 +80,14 @@ def test_a_human_plays_three_greedy_bots_over_http_to_the_end(worker: Path) -> N
     ann.post(url(game["id"], "start"), {"fill_with_bots": "greedy"}, format="json")
     rng = random.Random(5)
     for _ in range(1000):
-        state = wait_for(lambda: _my_turn_or_end(ann, game["id"]), 30, lambda: worker.read_text()[-2000:])
+        state = wait_for(lambda: _my_turn_or_end(ann, game["id"]), WORKER_SECONDS, lambda: worker.read_text()[-2000:])
         if state["status"] == "finished":
             break
         legal = body(ann.get(url(game["id"], "legal-moves")))
         move = {"expected_seq": legal["seq"], "move": choose(legal["moves"], rng)}
         answer = ann.post(url(game["id"], "moves"), move, format="json")
         assert answer.status_code == 201, answer.content[:300]
-    wait_for(lambda: scored(game["id"]), 30)
+    wait_for(lambda: scored(game["id"]), WORKER_SECONDS)
     score = body(ann.get(url(game["id"], "score")))
     assert [(s["username"], s["bot"]) for s in score["scores"]] == [("ann", None)] + [(None, "greedy")] * 3
     board = body(ann.get("/api/leaderboard", {"map": "usa"}))["results"]
@@ -114,8 +115,8 @@ def test_a_bot_task_delivered_twice_appends_one_move(worker: Path) -> None:
     game_id, seq = a_bot_seat_that_nobody_has_queued()
     notify.bots_may_play(game_id, seq)
     notify.bots_may_play(game_id, seq)  # the broker delivers it again (two threads take them at once)
-    wait_for(lambda: types_after(game_id, seq) or None, 20)
-    wait_for(lambda: "play_bot_turns" in worker.read_text() and worker.read_text().count("succeeded") >= 2, 20)
+    wait_for(lambda: types_after(game_id, seq) or None, WORKER_SECONDS)
+    wait_for(lambda: "play_bot_turns" in worker.read_text() and worker.read_text().count("succeeded") >= 2, WORKER_SECONDS)
     assert types_after(game_id, seq) == [("tickets_kept", 1)]
 
 
@@ -123,7 +124,7 @@ def test_a_lost_bot_task_is_recovered_by_the_sweep(worker: Path) -> None:
     game_id, seq = a_bot_seat_that_nobody_has_queued()
     time.sleep(0.5)  # nothing appended for longer than the worker's TTR_LOST_TASK_SECONDS: the task is lost
     notify.send("bots.tasks.sweep")  # what beat sends every second
-    wait_for(lambda: types_after(game_id, seq) or None, 20, lambda: worker.read_text()[-2000:])
+    wait_for(lambda: types_after(game_id, seq) or None, WORKER_SECONDS, lambda: worker.read_text()[-2000:])
     assert types_after(game_id, seq) == [("tickets_kept", 1)]
 
 
@@ -133,9 +134,9 @@ def test_a_timed_out_human_gets_turn_timed_out_and_a_fallback_move(worker: Path)
     assert state["view"]["deadline"]  # the clock shows in the state
     Game.objects.filter(pk=table.game_id).update(turn_seconds=1)  # the API's shortest is 10 s: not in a test
     seq = table.seq()
-    wait_for(lambda: _overdue(table.game_id), 5)
+    wait_for(lambda: _overdue(table.game_id), WORKER_SECONDS)
     notify.send("bots.tasks.sweep")
-    wait_for(lambda: len(types_after(table.game_id, seq)) >= 4 or None, 20, lambda: worker.read_text()[-2000:])
+    wait_for(lambda: len(types_after(table.game_id, seq)) >= 4 or None, WORKER_SECONDS, lambda: worker.read_text()[-2000:])
     # Both seats were choosing their tickets at once: both are late, each gets the fact and a fallback move.
     assert types_after(table.game_id, seq)[:4] == [
         ("turn_timed_out", 0), ("tickets_kept", 0), ("turn_timed_out", 1), ("tickets_kept", 1),
@@ -171,8 +172,8 @@ def test_score_game_run_twice_at_once_scores_once(worker: Path) -> None:
     here = threading.Thread(target=_score_and_close, args=(table.game_id,))  # and this process
     here.start()
     here.join()
-    wait_for(lambda: scored(table.game_id), 20)
-    wait_for(lambda: worker.read_text().count("score_game") >= 4 or None, 20)  # received and succeeded, twice
+    wait_for(lambda: scored(table.game_id), WORKER_SECONDS)
+    wait_for(lambda: worker.read_text().count("score_game") >= 4 or None, WORKER_SECONDS)  # received and succeeded, twice
     assert Event.objects.filter(game_id=table.game_id, type="game_scored").count() == 1
     assert RatingChange.objects.filter(game_id=table.game_id).count() == 3
 
@@ -198,12 +199,16 @@ def test_a_strong_bot_seat_plays_a_whole_game_through_the_search_queue_and_every
 
 
 def test_a_finished_game_is_analysed_by_a_worker_of_the_analysis_queue_alone(tmp_path: Path, settings: Any) -> None:
+    """Finding 14 of #30: the worker may take the request before the answer is read (it was `running`, the test
+    wanted `queued`): every answer the contract allows a request is accepted, 202 queued or running, 200 done."""
     table = seated_game("aw-", "usa", 2)
     finish_by_services(table.game_id, random.Random(8))
     log = tmp_path / "worker.log"
     with celery_worker(log, queues=settings.TTR_ANALYSIS_QUEUE, TTR_ANALYSIS_SAMPLES="4", TTR_ANALYSIS_SINGLE="1"):
         asked = table.clients[0].post(url(table.game_id, "analysis"))
-        assert asked.status_code == 202 and body(asked)["status"] == "queued"
+        assert (asked.status_code, body(asked)["status"]) in {(202, "queued"), (202, "running"), (200, "done")}, (
+            asked.content
+        )
         wait_for(lambda: Analysis.objects.filter(game_id=table.game_id, status="done").first(), GAME_SECONDS,
                  lambda: log.read_text()[-2000:])
     answer = body(table.clients[1].get(url(table.game_id, "analysis")))
