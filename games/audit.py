@@ -2,11 +2,14 @@
 
     python -m games.audit verify AUDIT.jsonl KEYS.json
 
-AUDIT.jsonl is `GET /api/games/{id}/audit` (or `manage.py export_game`), KEYS.json is `GET /api/keys`. It checks
-the hash chain line by line, the signed checkpoint on the last line (the game's id, final seq and head hash under
-the key it names, a key valid when the game was scored), and, for a provably fair game, every random outcome
-against the seeds the log reveals (games/engine/fairness.py). Exit 0: all of it holds; 1: something does not
-(said on a line of its own); 2: the files cannot be read.
+AUDIT.jsonl is `GET /api/games/{id}/audit` (or `manage.py export_game`), KEYS.json is `GET /api/keys`. It trusts
+nobody: it checks the hash chain line by line, every commitment against the outcome it hid, the signed checkpoint
+on the last line (the game's id, final seq and head hash under the key it names, a key valid when the game was
+scored), plays the whole game again under the rules and compares every event with the log's, field by field
+(games/engine/replayed.py: with the orders derived from the seeds the log reveals, for a provably fair game, and
+every random outcome recomputed from them, games/engine/fairness.py). It names the game and the key it checked.
+Exit 0: all of it holds; 1: something does not (each on a line of its own: the seq, the field, both values);
+2: the files cannot be read.
 """
 
 from __future__ import annotations
@@ -21,7 +24,11 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from games.chain import GENESIS_HASH, checkpoint_message, line_hash, moment
+from games.chain import GENESIS_HASH, checkpoint_message, checkpoint_named, commitment_problem, line_hash, moment
+from games.codec import event_from_dict  # pure Python, like the engine
+from games.engine import Event
+from games.engine.fairness import log_checked, revealed_seeds
+from games.engine.replayed import log_replayed
 
 
 def chain_problems(lines: Sequence[dict[str, Any]]) -> list[str]:
@@ -62,20 +69,29 @@ def checkpoint_problems(lines: Sequence[dict[str, Any]], keys: Sequence[dict[str
     return problems
 
 
-def fairness_problems(lines: Sequence[dict[str, Any]]) -> tuple[bool | None, list[str]]:
-    from games.codec import event_from_dict  # pure Python, like the engine
-    from games.engine.fairness import log_checked
-
-    verdict = log_checked([event_from_dict(line["data"]) for line in lines])
+def fairness_problems(events: Sequence[Event]) -> tuple[bool | None, list[str]]:
+    verdict = log_checked(events)
     if verdict is None:
         return None, []
     return verdict.fair, ([] if verdict.fair else [f"chance: {verdict.problem}"])
 
 
+def rules_problems(events: Sequence[Event]) -> list[str]:
+    """The whole game played again and compared with the log (with the seeds' orders once they are revealed, the
+    log's own shuffles for a game without seeds), and the log must reach the game's end."""
+    seeds = revealed_seeds(events)
+    replayed = log_replayed(events, seeds.game_seed() if seeds is not None else None)
+    if replayed.difference is not None:
+        return [f"rules: {replayed.difference}"]
+    if not replayed.over:
+        return [f"rules: the log ends at seq {len(events)}, before the game is over (scored or aborted)"]
+    return []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.audit")
     commands = parser.add_subparsers(dest="command", required=True)
-    verify = commands.add_parser("verify", help="check an audit log's chain, signature and chance")
+    verify = commands.add_parser("verify", help="check an audit log's chain, signature, moves, commitments and chance")
     verify.add_argument("audit", help="GET /api/games/{id}/audit, one event a line")
     verify.add_argument("keys", help="GET /api/keys")
     args = parser.parse_args(argv)
@@ -85,15 +101,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.keys, encoding="utf-8") as file:
             keys = json.load(file)["keys"]
         problems = chain_problems(lines) + checkpoint_problems(lines, keys)
-        fair, unfair = fairness_problems(lines)
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        events = [event_from_dict(line["data"]) for line in lines]
+        records = [problem for problem in map(commitment_problem, lines) if problem] + rules_problems(events)
+        fair, unfair = fairness_problems(events)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         print(f"cannot read the files: {error}")
         return 2
-    for problem in [*problems, *unfair]:
-        print(problem)
+    game, key = checkpoint_named(lines)
+    print(f"game {game}, checkpoint key {key}")
+    for problem in [*problems, *records, *unfair]:
+        print(f"game {game}: {problem}")
     chance = {True: "every random outcome is the seeds'", False: "NOT the seeds'", None: "not provably fair"}[fair]
-    print(f"{len(lines)} events; chain and signature {'hold' if not problems else 'do NOT hold'}; chance: {chance}")
-    return 1 if problems or unfair else 0
+    rules = "every event is what the rules give" if not records else "do NOT hold"
+    print(
+        f"game {game}: {len(lines)} events; chain and signature {'hold' if not problems else 'do NOT hold'} "
+        f"(key {key}); rules and commitments: {rules}; chance: {chance}"
+    )
+    return 1 if problems or records or unfair else 0
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@ exported audit log uses them as the server does, games/audit.py).
 
 Each row's hash is SHA-256 of the previous row's hash followed by the canonical JSON of the row's content (keys
 sorted, no spaces, UTF-8): its seq, type, seat, data, commitment, salt, time (`at`, ISO-8601 as stored) and,
-only when it has one, a bot's reason."""
+only when it has one, a bot's reason. An event that hides a random outcome (a card dealt or drawn blind, a shuffle,
+tickets dealt or kept) also carries a commitment: SHA-256 of its salt and the canonical JSON of the hidden fields
+(`commitment_problem` checks one line of an audit log against it).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,9 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from typing import Any
+
+from games.codec import event_from_dict, event_to_dict  # pure, like the engine: no Django here
+from games.engine import redact
 
 GENESIS_HASH = "0" * 64  # the prev_hash of a log's first row
 
@@ -41,6 +47,30 @@ def line_hash(line: dict[str, Any]) -> str:
     )
 
 
+def hidden_fields(data: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an event that a spectator does not see (`public`: the event as a spectator gets it)."""
+    return {key: value for key, value in data.items() if public.get(key) != value}
+
+
+def commitment_of(salt: str, hidden: dict[str, Any]) -> str:
+    return sha256(salt + canonical_json(hidden))
+
+
+def commitment_problem(line: dict[str, Any]) -> str | None:
+    """One audit line's commitment against the hidden fields its data reveals (None: it holds). An event that
+    hides something must carry one; one that hides nothing carries none."""
+    data = line["data"]
+    hidden = hidden_fields(data, event_to_dict(redact(event_from_dict(data), None)))
+    where = f"seq {line.get('seq')} ({line.get('type')}), field commitment"
+    if not hidden:
+        return f"{where}: the event hides nothing, yet carries one" if line.get("commitment") else None
+    if not line.get("commitment"):
+        return f"{where}: the event hides {', '.join(sorted(hidden))} but carries no commitment"
+    if commitment_of(str(line.get("salt", "")), hidden) != line["commitment"]:
+        return f"{where}: its salt and hidden fields ({', '.join(sorted(hidden))}) give another hash"
+    return None
+
+
 CHECKPOINT_DOMAIN = "ttr-checkpoint-v1"
 
 
@@ -54,3 +84,12 @@ def moment(text: str) -> datetime:
     """An ISO-8601 time as the API and the keys write it ("Z" or an offset; none: UTC)."""
     parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def checkpoint_named(lines: list[dict[str, Any]]) -> tuple[str, str]:
+    """The game and the key an audit log's checkpoint (on its last line) names, for a verifier to say what it
+    checked; a stand-in text for each when the log carries none (a game not scored, a file cut short)."""
+    checkpoint = lines[-1].get("checkpoint") if lines else None
+    if not isinstance(checkpoint, dict):
+        return "unknown (the log carries no checkpoint)", "none"
+    return str(checkpoint.get("game", "unknown")), str(checkpoint.get("key_id", "none"))

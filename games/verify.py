@@ -1,7 +1,10 @@
 """Checking a game's record: the hash chain, the commitments, a full replay, the final scores.
 
 `verify_game` never trusts a cache or a snapshot: it reads every row, re-hashes it, replays the whole log
-through the engine, and recomputes the final scores from the replayed board.
+through the engine, and recomputes the final scores from the replayed board. Then it plays the game again under
+the rules, each move decided anew, and compares every event with the log's (games/engine/replayed.py, as the
+offline verifiers do): with the orders derived from the seeds once the log reveals them, with the log's own
+shuffles before. While the game runs, a difference is told by its seq and field alone, never the hidden values.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from games.engine import State, fairness, final_score, redact
 from games.engine import evolve_in_place as apply
 from games.engine.events import GameEndedV1, GameScored, GameStarted, SeedsRevealed
 from games.engine.evolve import initial_state
+from games.engine.replayed import log_replayed
 from games.log import commitment_of, hidden_fields, row_hash
 from games.models import Event, Game
 
@@ -30,7 +34,7 @@ def verify_game(game: Game) -> dict[str, Any]:
         problems.append(f"an event cannot be read: {error!r}")
     fair = None
     if events is not None:
-        problems += _replay_problems(rows, events)
+        problems += _replay_problems(rows, events) or _rules_problems(events, game.status == Game.Status.FINISHED)
         fair = _fairness(events, problems)
     head = rows[-1].hash if rows else GENESIS_HASH
     if head != game.head_hash or (rows[-1].seq if rows else 0) != game.seq:
@@ -47,6 +51,18 @@ def _fairness(events: list[EngineEvent], problems: list[str]) -> bool | None:
     if not verdict.fair:
         problems.append(f"chance: {verdict.problem}")
     return verdict.fair
+
+
+def _rules_problems(events: list[EngineEvent], finished: bool) -> list[str]:
+    """The first event that is not what the rules give; its values only once the game is over (nothing is
+    hidden then), its seq and field before."""
+    seeds = fairness.revealed_seeds(events)
+    difference = log_replayed(events, seeds.game_seed() if seeds is not None else None).difference
+    if difference is None:
+        return []
+    if finished:
+        return [f"seq {difference.seq}: the rules give another event: {difference}"]
+    return [f"seq {difference.seq}: the rules give another {difference.field} of {difference.type} than the log holds"]
 
 
 def chain_problems(rows: list[Event]) -> list[str]:

@@ -5,7 +5,9 @@ down may add a client seed; at the start the game seed is derived from the serve
 seat order. The first player and every shuffle (the setup's deck and ticket piles, each reshuffle of the discards)
 are then drawn from counter-mode SHA-256 streams of the game seed, one stream per outcome, with unbiased integer
 sampling and Fisher-Yates. Once the game is over and the server seed revealed, anyone recomputes every outcome
-(`outcomes_checked`) and compares it with the log. Bots' own randomness is theirs, not drawn from here.
+(`outcomes_checked`) and compares it with the log; the command line (`main`) then plays the whole game again
+under the rules with those orders (games/engine/replayed.py), so a hand dealt or a card drawn other than the
+orders give is found too. Bots' own randomness is theirs, not drawn from here.
 
 What it proves: the server could not choose the deck (it fixed its seed before the players chose theirs, and the
 hash published at creation binds it). What it does not: the server still knows the order of the deck while the
@@ -187,6 +189,19 @@ def outcomes_checked(
     return Verdict(True, checked)
 
 
+def revealed_seeds(events: Sequence[ev.Event]) -> Seeds | None:
+    """The seeds a log commits to (`seeds_committed`) and reveals (`seeds_revealed`); None while they are not both
+    there and readable (a game without fair chance, one not over, a log whose seeds are not hex of the right size)."""
+    committed = next((e for e in events if isinstance(e, ev.SeedsCommitted)), None)
+    revealed = next((e for e in events if isinstance(e, ev.SeedsRevealed)), None)
+    if committed is None or revealed is None:
+        return None
+    try:
+        return Seeds(bytes.fromhex(revealed.server_seed), tuple(bytes.fromhex(c) for c in committed.client_seeds))
+    except ValueError:
+        return None
+
+
 def log_checked(events: Sequence[ev.Event]) -> Verdict | None:
     """A whole log's fairness from its own `seeds_committed` and `seeds_revealed`: None for a game that is not
     provably fair (it has no seeds), a Verdict otherwise (unfair while the server seed is not yet revealed)."""
@@ -206,35 +221,58 @@ def log_checked(events: Sequence[ev.Event]) -> Verdict | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m games.engine.fairness verify AUDIT.jsonl`: exit 0 when every random outcome matches the seeds,
-    1 when one does not, 2 when the game is not provably fair (no seeds) or the file cannot be read."""
+    """`python -m games.engine.fairness verify AUDIT.jsonl`: every random outcome recomputed from the seeds the log
+    reveals, then the whole game played again under the rules with those orders and compared with the log, event
+    by event and field by field, and every commitment checked against the outcome it hid. Exit 0 when all of it
+    holds, 1 when something does not (the game, the seq and the field said), 2 when the game is not provably fair
+    (no seeds) or the file cannot be read."""
     import argparse
     import json
 
-    from games.codec import event_from_dict  # JSON lives outside the engine, like the simulator's logs
+    # JSON and the audit lines live outside the engine, like the simulator's logs; both modules are pure.
+    from games.chain import checkpoint_named, commitment_problem
+    from games.codec import event_from_dict
+
+    from .replayed import log_replayed
 
     parser = argparse.ArgumentParser(prog="python -m games.engine.fairness")
     commands = parser.add_subparsers(dest="command", required=True)
-    verify = commands.add_parser("verify", help="recompute every random outcome of an audit log from its seeds")
+    verify = commands.add_parser("verify", help="check a game's chance, moves and commitments from its audit log")
     verify.add_argument("audit", help="the game's audit log: GET /api/games/{id}/audit, one event a line")
     args = parser.parse_args(argv)
     try:
-        with open(args.audit, encoding="utf-8") as lines:
-            events = [event_from_dict(json.loads(line)["data"]) for line in lines if line.strip()]
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        with open(args.audit, encoding="utf-8") as file:
+            lines = [json.loads(line) for line in file if line.strip()]
+        events = [event_from_dict(line["data"]) for line in lines]
+        problems = [problem for problem in map(commitment_problem, lines) if problem]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         print(f"cannot read {args.audit}: {error}")
         return 2
+    game, key = checkpoint_named(lines)
+    print(f"game {game}; its checkpoint names key {key} (python -m games.audit verify checks the signature)")
     verdict = log_checked(events)
     if verdict is None:
         print("not provably fair: the game has no seeds (it was created before fair chance, or without it)")
         return 2
     committed = next(e for e in events if isinstance(e, ev.SeedsCommitted))
     print(f"server seed hash {committed.server_seed_hash}: compare it with the one published when the game was created")
-    if verdict.fair:
-        print(f"fair: all {verdict.checked} random outcomes are the seeds' ({len(events)} events)")
-        return 0
-    print(f"NOT fair: {verdict.problem} ({verdict.checked} outcomes matched before it)")
-    return 1
+    if not verdict.fair:
+        print(f"NOT fair: game {game}: {verdict.problem} ({verdict.checked} outcomes matched before it)")
+        return 1
+    seeds = revealed_seeds(events)
+    assert seeds is not None  # (a fair verdict is one whose seeds were revealed and read)
+    replayed = log_replayed(events, seeds.game_seed())
+    if replayed.difference is not None:
+        problems.insert(0, str(replayed.difference))
+    elif not replayed.over:
+        problems.append(f"the log ends at seq {len(events)}, before the game is scored")
+    for problem in problems:
+        print(f"NOT fair: game {game}: {problem}")
+    if problems:
+        return 1
+    print(f"fair: all {verdict.checked} random outcomes are the seeds'; all {len(events)} events are what the rules give")
+    print(f"({replayed.moves} moves decided again with the seeds' orders) and every commitment holds")
+    return 0
 
 
 if __name__ == "__main__":

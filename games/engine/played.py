@@ -129,3 +129,16 @@ class _LoggedShuffles:
         if logged is None or logged.cards is None or sorted(logged.cards) != sorted(x):
             raise NotReplayable("a reshuffle's cards are not the discards of that moment")
         x[:] = logged.cards
+
+
+def move_named_at(state: State, events: Sequence[ev.Event], i: int) -> tuple[int, mv.Move] | None:
+    """The seat and the move whose events start at `events[i]` on `state` (a reshuffle first, then the event
+    naming it); None when no move starts there (an event beside the moves, the deal, a game that waits for no
+    one, an event that names no move of the phase). For a verifier that decides each move again with chance of
+    its own (games/engine/replayed.py) and compares what the rules give with the log."""
+    if isinstance(events[i], ASIDE) or not state.deciders() or not _names_a_move(state, events[i], events, i):
+        return None
+    try:
+        return _move_at(state, events, i)
+    except NotReplayable:
+        return None
