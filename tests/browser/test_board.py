@@ -19,7 +19,7 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import page_errors
-from tests.browser.test_edges import call, register, signed_in
+from tests.browser.test_edges import HTTP_SECONDS, WORDS, call, register, signed_in
 
 DESKTOP = {"viewport": {"width": 1400, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True, "is_mobile": True}
@@ -60,7 +60,8 @@ def play(base_url: str, token: str, game: str, prefer: tuple[str, ...] = ("keep_
 
 
 def call_raw(base_url: str, token: str, method: str, path: str, body: Any = None) -> int:
-    return httpx.request(method, f"{base_url}/api{path}", json=body, headers={"Authorization": f"Token {token}"}).status_code
+    headers = {"Authorization": f"Token {token}"}
+    return httpx.request(method, f"{base_url}/api{path}", json=body, headers=headers, timeout=HTTP_SECONDS).status_code
 
 
 def game_against_bots(base_url: str, token: str, players: int = 3, map_name: str = "europe", **options: Any) -> str:
@@ -417,7 +418,7 @@ def test_the_log_says_an_before_a_vowel_folds_the_market_into_the_draw_and_tells
     page.goto(f"{base_url}/signin")
     lines = page.evaluate(
         """async () => {
-          const { logLines } = await import('/static/words.js');
+          """ + WORDS + """
           const ctx = { seats: [{ seat: 0, username: 'ann', bot: null }, { seat: 1, username: null, bot: 'greedy' },
                                 { seat: 2, username: null, bot: 'greedy' }],
             board: { cities: {}, routes: {} } };

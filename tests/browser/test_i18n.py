@@ -19,7 +19,7 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import page_errors
-from tests.browser.test_edges import call, register, signed_in
+from tests.browser.test_edges import HTTP_SECONDS, call, register, signed_in
 
 LOCALES = Path(__file__).resolve().parents[2] / "frontend" / "locales"
 COUNTS = [1, 2, 5, 22, 101]
@@ -154,7 +154,7 @@ def test_a_signed_out_visitor_whose_browser_asks_for_czech_gets_czech(contexts, 
     assert formatted == ["1\u00a0234,5", "26. listopadu 2026", "za 3 hodiny", "včera", "Na tahu je ada", "no.such.key", 3]
     assert not errors, errors
     # The catalogues are plain static files: no build step stands between the JSON and the page.
-    assert httpx.get(f"{base_url}/static/locales/cs.json").json()["turn.yours"] == "Jste na tahu"
+    assert httpx.get(f"{base_url}/static/locales/cs.json", timeout=HTTP_SECONDS).json()["turn.yours"] == "Jste na tahu"
 
 
 def test_an_unknown_browser_language_gets_english(contexts, base_url):
@@ -270,13 +270,13 @@ def test_the_settings_page_and_the_inbox_in_czech_and_finnish_leave_no_english_w
         expect(page.locator("[data-state=pending]")).to_contain_text(f"{name}@example.org")
         page.locator("input[data-kind=game_ended]").click()  # off, then (the second language) on again: "Saved: …"
         expect(page.locator("section.notify [role=status]")).not_to_be_empty()
-        expect(page.locator("#inbox a.your-turn")).to_have_text(said["badge"], timeout=15_000)
+        expect(page.locator("#inbox a.your-turn")).to_have_text(said["badge"], timeout=30_000)
         assert page.locator("noscript").text_content() != "This page needs JavaScript."
         page.screenshot(path=artifacts / f"i18n-settings-{language}.png", full_page=True)
 
         page.locator("#inbox .inbox-button").click()
         panel = page.locator("#inbox-panel")
-        expect(panel.locator("li")).to_have_count(2 + len(extra), timeout=15_000)
+        expect(panel.locator("li")).to_have_count(2 + len(extra), timeout=30_000)
         expect(panel.locator("li[data-kind=invitation]")).to_have_text(re.compile(rf"^{re.escape(said['invitation'])} · "))
         expect(panel.locator("li[data-kind=your_turn]")).to_contain_text(said["your_turn"])
         expect(panel.locator("li[data-kind=game_ended]")).to_contain_text(said["game_ended"])
@@ -307,7 +307,7 @@ GAME_KEYS = ("game.", "log.", "panel.", "colour.", "board.", "replay.")
 def game_opened(page: Page, url: str, language: str) -> None:
     page.goto(url)
     expect(page.locator("html")).to_have_attribute("lang", language)
-    expect(page.locator("section.players")).to_be_visible(timeout=15_000)
+    expect(page.locator("section.players")).to_be_visible(timeout=30_000)
 
 
 def moved_by_clicking(page: Page, moves: int) -> None:
@@ -333,7 +333,7 @@ def test_a_game_against_a_bot_in_czech_and_finnish_leaves_no_english_word(contex
         errors = page_errors(page)
         signed_in(page, base_url, name, token)
         game_opened(page, f"{base_url}/games/{game['id']}", language)
-        expect(page.locator("section.actions [data-action=keep]")).to_be_visible(timeout=15_000)
+        expect(page.locator("section.actions [data-action=keep]")).to_be_visible(timeout=30_000)
         expect(page.locator(".turn-banner.mine")).to_be_visible()
         moved_by_clicking(page, 3)
         expect(page.locator("ol.log li")).not_to_have_count(0)
@@ -354,7 +354,7 @@ def test_a_game_against_a_bot_in_czech_and_finnish_leaves_no_english_word(contex
                          has_touch=True, is_mobile=True).new_page()
         signed_in(phone, base_url, name, token)
         game_opened(phone, f"{base_url}/games/{game['id']}", language)
-        expect(phone.locator("ol.log li").first).to_be_visible(timeout=15_000)
+        expect(phone.locator("ol.log li").first).to_be_visible(timeout=30_000)
         phone.screenshot(path=artifacts / f"game-{language}-phone.png", full_page=True)
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the phone scrolls sideways: {width}px"
