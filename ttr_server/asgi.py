@@ -15,9 +15,11 @@ django_asgi = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (Django must be set up first)
 
 from games.realtime.auth import auth_stack  # noqa: E402
+from games.realtime.outage import closing_when_unavailable  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi, "websocket": auth_stack(URLRouter(websocket_urlpatterns))})
+sockets = closing_when_unavailable(auth_stack(URLRouter(websocket_urlpatterns)))  # 1013 while a dependency is down
+application = ProtocolTypeRouter({"http": django_asgi, "websocket": sockets})
 
 from ttr_server import heap  # noqa: E402
 

@@ -172,6 +172,15 @@ REALTIME_POLL_SECONDS = float(os.environ.get("REALTIME_POLL_SECONDS", "1" if RED
 # How often a person's socket (/ws/me/) reads their new notifications besides being told: the embedded server's
 # way for a worker's notification to arrive, and a lost notice's repair with Redis.
 INBOX_POLL_SECONDS = float(os.environ.get("INBOX_POLL_SECONDS", "5" if REDIS_URL else "0.5"))
+# What one socket, and one person's sockets, may make the server do (games/realtime/limits.py, docs/API.md):
+# TTR_WS_MESSAGES_PER_SECOND messages a second per socket with bursts of TTR_WS_BURST (past that a message is
+# answered rate_limited; another burst's worth sent regardless and the socket is closed with 4029); at most
+# TTR_WS_OUTBOUND_LIMIT bytes wait for a client that does not read (past that the socket is dropped); at most
+# TTR_WS_PER_USER sockets per person over /ws/games/ and /ws/me/ (one more closes their oldest with 4008).
+TTR_WS_MESSAGES_PER_SECOND = float(os.environ.get("TTR_WS_MESSAGES_PER_SECOND", "10"))
+TTR_WS_BURST = int(os.environ.get("TTR_WS_BURST", "20"))
+TTR_WS_OUTBOUND_LIMIT = int(os.environ.get("TTR_WS_OUTBOUND_LIMIT", str(1024 * 1024)))
+TTR_WS_PER_USER = int(os.environ.get("TTR_WS_PER_USER", "20"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

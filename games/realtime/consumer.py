@@ -8,11 +8,13 @@ for its own user as /events projects them (games.viewers.projected), and sends t
 duplicate, because one lock orders every send of events and the cursor only moves forward with what was sent.
 A client's `move` goes through the same service as POST /moves and is answered with `move_result` (the HTTP
 error body when refused); its events come first, as for everyone else.
-`resync` answers the events after the seq the client names. `chat` writes a line of table talk (games/chat.py);
+`resync` answers the events after the seq the client names (one resync at a time: those asked meanwhile are
+answered together, once, after it). `chat` writes a line of table talk (games/chat.py);
 each new line reaches every socket of the game that may read it as a `chat` message, in order (the socket reads
 the lines after its own chat cursor when the group says one was posted), and a line staff hid as `chat_hidden`.
 Nothing a client sends can crash the socket: what
 cannot be read gets an `error` message and changes nothing. An anonymous socket watches and never moves.
+The limits on messages, unread output and sockets per person are games/realtime/limits.py's.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from games.errors import ServiceError
 from games.models import Game
 from games.realtime import messages
 from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
+from games.realtime.limits import LimitedSocket
 from ttr_server import dbpool, logs, metrics, unavailable
 
 logger = logging.getLogger(__name__)
@@ -42,7 +45,7 @@ CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
 CLOSE_TRY_AGAIN = 1013  # RFC 6455: the database is briefly unavailable
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(LimitedSocket):
     game_id: str
     user: AbstractBaseUser | AnonymousUser
     seat: int | None = None
@@ -55,6 +58,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.chat_cursor = 0  # the last chat message id this socket has looked at
         self.lock = asyncio.Lock()
         self.pulling: asyncio.Task[None] | None = None
+        self.resyncing: asyncio.Task[None] | None = None
+        self.resync_from: int | None = None  # the smallest `after` of the resyncs asked and not yet answered
         self.joined = False
         self.presence_version, self.presence_sent = -1, None
         logs.bind(game=self.game_id, user=self.user.get_username() or None)  # on every line about this socket
@@ -62,6 +67,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if problem := self.scope.get("auth_problem"):  # set by games/realtime/auth.py
             await self.refuse({"code": "authentication_failed", "detail": str(problem)}, CLOSE_UNAUTHORISED)
             return
+        if self.user.is_authenticated:
+            await self.count_person(int(self.user.pk))
         async with self.lock:
             try:
                 state = await self._join()
@@ -216,7 +223,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             elif message["type"] == "chat":
                 await run_sync(self._post_chat, message)
             else:
-                await self.resync(messages.resync_after(message))
+                self.ask_resync(messages.resync_after(message))
         except messages.Refused as refused:
             await self.send_json({"type": "error", "status": refused.status, "error": refused.body})
         except Exception as error:  # a bug, or the database gone meanwhile (503): say so, keep the socket
@@ -274,9 +281,22 @@ class GameConsumer(AsyncWebsocketConsumer):
             raise ServiceError("invalid", f"a chat message has text and channel only: {min(unknown)}?", field=min(unknown))
         chat.post(selectors.game_row(self.game_id), user=user, text=message.get("text"), channel=message.get("channel"))
 
-    async def resync(self, after: int) -> None:
-        async with self.lock:
-            await self._send_events_after(after, resync=True)
+    def ask_resync(self, after: int) -> None:
+        """At most one resync in flight: those asked while one is read and sent are answered together, once, by
+        one more (from the smallest seq they named), never each on its own (a client cannot pile them up)."""
+        self.resync_from = after if self.resync_from is None else min(self.resync_from, after)
+        if self.resyncing is None or self.resyncing.done():
+            self.resyncing = asyncio.get_running_loop().create_task(self._resyncs())
+
+    async def _resyncs(self) -> None:
+        while self.resync_from is not None and self.joined:
+            after, self.resync_from = self.resync_from, None
+            try:
+                async with self.lock:
+                    await self._send_events_after(after, resync=True)
+            except Exception as error:  # the database gone meanwhile (503), or a bug: say so, keep the socket
+                status, body = messages.error_body(error)
+                await self.send_json({"type": "error", "status": status, "error": body})
 
     async def send_json(self, message: dict[str, Any]) -> None:
         await self.send(text_data=log.compact_json(message))

@@ -4,7 +4,8 @@ On connect: `hello` with how many notifications are unread and how many games wa
 `notification` message for each new row of their inbox, in order, once: the group `user.<id>` hears the new
 row's id after its commit (games/inbox.py) and the socket reads the rows after its cursor from the database;
 a poll every INBOX_POLL_SECONDS does the same, which is how a worker's notification arrives under the embedded
-server (in-memory layer) and how a lost notice is repaired. Anonymous sockets are refused.
+server (in-memory layer) and how a lost notice is repaired. Anonymous sockets are refused. The socket counts
+among its person's (TTR_WS_PER_USER) and is under the other limits of games/realtime/limits.py.
 """
 
 from __future__ import annotations
@@ -14,20 +15,20 @@ import json
 import logging
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
 from games import inbox, selectors
 from games.models import Notification
 from games.realtime.hub import hub, layer_call, run_sync
+from games.realtime.limits import LimitedSocket
 from ttr_server import unavailable
 
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_TRY_AGAIN = 4401, 1013
 
 
-class MeConsumer(AsyncWebsocketConsumer):
+class MeConsumer(LimitedSocket):
     async def connect(self) -> None:
         user = self.scope.get("user") or AnonymousUser()
         self.joined = False
@@ -40,6 +41,7 @@ class MeConsumer(AsyncWebsocketConsumer):
             await self._refuse({"code": "authentication_failed" if problem else "not_authenticated", "detail": detail})
             return
         self.user, self.user_id = user, int(user.pk)
+        await self.count_person(self.user_id)
         self.group = inbox.user_group(self.user_id)
         await layer_call(self.channel_layer.group_add(self.group, self.channel_name), "listen")
         hub.add_person()

@@ -110,10 +110,16 @@ class Harness:
 
     def refuse_connections(self, seconds: float) -> None:
         """The database is gone for `seconds`: new connections refused, open ones cut."""
+        with self.database_refused():
+            time.sleep(seconds)
+
+    @contextmanager
+    def database_refused(self) -> Iterator[None]:
+        """The database is gone until the block ends: new connections refused, open ones cut."""
         self._admin(f'ALTER DATABASE "{self.database}" ALLOW_CONNECTIONS false')
         try:
             self.terminate_connections()
-            time.sleep(seconds)
+            yield
         finally:
             self._admin(f'ALTER DATABASE "{self.database}" ALLOW_CONNECTIONS true')
 
