@@ -2,31 +2,33 @@
 server's Ed25519 keys, so that a log exported today can be shown tomorrow to be the one the server held, even if
 the server recomputed a whole hash chain in between.
 
-The keys come from the setting `TTR_SIGNING_KEYS`: a JSON list of `{"id", "private_key" (base64 of the 32-byte
-seed), "valid_from", "valid_to"?}`; a retired key may keep only its `"public_key"`, so old signatures stay
-checkable after a rotation. The key that signs is the newest one with a private key that is valid now. Without
-the setting, one key derived from SECRET_KEY serves (every process of a stack shares SECRET_KEY, so they agree):
-fine for `make run`, to be replaced in production by keys of their own.
+The keys are a JSON list of `{"id", "private_key" (base64 of the 32-byte seed), "valid_from", "valid_to"?}`; a
+retired key may keep only its `"public_key"`, so old signatures stay checkable after a rotation. The key that
+signs is the newest one with a private key that is valid now. They come from the setting `TTR_SIGNING_KEYS`, else
+from the file `TTR_SIGNING_KEYS_FILE` (`manage.py signing_keys --generate` or the stack's first start writes it,
+`--rotate` rotates it; read again when it changes). Outside production that file is generated on first use; in
+production no file is an error. They are never derived from SECRET_KEY: that made them as public as its default.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache
+from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 from games.chain import checkpoint_message, moment
 from games.models import Checkpoint, Game
+from ttr_server import local_secrets
 
 ALGORITHM = "ed25519"
-DERIVED_FROM = datetime(2026, 1, 1, tzinfo=UTC)  # when the key derived from SECRET_KEY counts as valid from
 
 
 @dataclass(frozen=True)
@@ -46,16 +48,26 @@ class Key:
 
 
 def keys() -> tuple[Key, ...]:
-    return _keys(settings.TTR_SIGNING_KEYS, settings.SECRET_KEY)
+    if settings.TTR_SIGNING_KEYS:
+        return _parsed(settings.TTR_SIGNING_KEYS)
+    path = Path(settings.TTR_SIGNING_KEYS_FILE)
+    if not path.exists():
+        if settings.PRODUCTION:
+            raise ImproperlyConfigured(
+                f"no signing keys: set TTR_SIGNING_KEYS or generate {path} with `manage.py signing_keys --generate`"
+            )
+        local_secrets.ensure_signing_keys(path)
+    return _file_keys(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _file_keys(path: str, version: int) -> tuple[Key, ...]:
+    """The file's keys, read once per version (its modification time): a rotation is seen without a restart."""
+    return _parsed(Path(path).read_text())
 
 
 @cache
-def _keys(configured: str, secret: str) -> tuple[Key, ...]:
-    if not configured:
-        seed = hashlib.sha256(b"ttr-signing-key\x00" + secret.encode()).digest()
-        private = Ed25519PrivateKey.from_private_bytes(seed)
-        fingerprint = hashlib.sha256(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)).hexdigest()
-        return (Key(f"derived-{fingerprint[:12]}", private.public_key(), private, DERIVED_FROM, None),)
+def _parsed(configured: str) -> tuple[Key, ...]:
     return tuple(_key(entry) for entry in json.loads(configured))
 
 

@@ -11,8 +11,9 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
-from ttr_server import logs
+from ttr_server import local_secrets, logs
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TTR_VAR_DIR", BASE_DIR / "var"))
@@ -28,11 +29,31 @@ def _flag(name: str, default: bool) -> bool:
 
 
 DEBUG = _flag("DEBUG", default=False)
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-secret-key-change-me-in-production")
+# Production: DEBUG=0 said outright, or a database server (DATABASE_URL) without DEBUG=1. There every secret is the
+# site's own: SECRET_KEY from the environment or from TTR_SECRETS_DIR/secret-key (`python -m ttr_server.local_secrets`
+# makes it: the stack and the image's entry point do), else the process refuses to start. Otherwise (`make run`,
+# the tests' default) the secrets are generated into TTR_SECRETS_DIR on first use: that directory sits beside the
+# embedded database, which every process of the site already shares.
+PRODUCTION = not DEBUG and ("DEBUG" in os.environ or bool(os.environ.get("DATABASE_URL")))
+TTR_SECRETS_DIR = Path(os.environ.get("TTR_SECRETS_DIR") or VAR_DIR / "secrets")
+SECRET_KEY = os.environ.get("SECRET_KEY") or local_secrets.read_secret_key(TTR_SECRETS_DIR) or ""
+if not PRODUCTION and not SECRET_KEY:
+    SECRET_KEY = local_secrets.ensure_secret_key(TTR_SECRETS_DIR)
+if PRODUCTION and (_problem := local_secrets.secret_key_problem(SECRET_KEY)):
+    raise ImproperlyConfigured(
+        f"{_problem}: in production (DEBUG=0, or a DATABASE_URL without DEBUG=1) the server needs a secret of its "
+        f"own. Set SECRET_KEY to at least "
+        f"{local_secrets.SECRET_KEY_MIN_LENGTH} random characters (e.g. {local_secrets.HOW_TO_GENERATE}), or "
+        f"generate {TTR_SECRETS_DIR / local_secrets.SECRET_KEY_FILE} with `python -m ttr_server.local_secrets`."
+    )
+# Former SECRET_KEYs, comma-separated: links and sessions they signed stay valid while a new key takes over.
+SECRET_KEY_FALLBACKS = [k for k in os.environ.get("SECRET_KEY_FALLBACKS", "").split(",") if k]
 # The keys that sign finished games' checkpoints (games/signing.py): a JSON list of {"id", "private_key" (base64 of
-# the 32-byte Ed25519 seed) or "public_key" (a retired key), "valid_from", "valid_to"?}. Unset: one key derived
-# from SECRET_KEY (every process of a stack agrees on it).
+# the 32-byte Ed25519 seed) or "public_key" (a retired key), "valid_from", "valid_to"?}. Unset: the file
+# TTR_SIGNING_KEYS_FILE, which `manage.py signing_keys --generate` (or the stack's first start) writes and
+# `--rotate` rotates; outside production it is generated on first use. Never derived from SECRET_KEY.
 TTR_SIGNING_KEYS = os.environ.get("TTR_SIGNING_KEYS", "")
+TTR_SIGNING_KEYS_FILE = TTR_SECRETS_DIR / local_secrets.SIGNING_KEYS_FILE
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -312,9 +333,25 @@ LOGGING["loggers"]["django.request"] = {"filters": ["probe_answers"]}
 logs.configure_structlog()
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log through LOGGING too
 
-if not DEBUG:
-    SESSION_COOKIE_HTTPONLY = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_HTTPONLY = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+# HTTPS: on when the public URL is https (TTR_HTTPS=0/1 says otherwise). The site then sits behind a TLS terminator
+# that sets X-Forwarded-Proto (and must overwrite one a client sent): plain HTTP is redirected to HTTPS (/healthz,
+# /readyz and /metrics answer before that: probes stay plain), cookies go over HTTPS only, and browsers are told
+# to keep to HTTPS for TTR_HSTS_SECONDS. `manage.py check --deploy` passes with it (tests/server/test_secrets.py).
+TTR_HTTPS = _flag("TTR_HTTPS", default=TTR_PUBLIC_URL.startswith("https://"))
+if TTR_HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("TTR_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("TTR_HSTS_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = _flag("TTR_HSTS_PRELOAD", default=True)
+    # Turning either off is the operator's choice (a subdomain still on plain HTTP): not a warning to repeat.
+    SILENCED_SYSTEM_CHECKS = [
+        check for check, on in (("security.W005", SECURE_HSTS_INCLUDE_SUBDOMAINS), ("security.W021", SECURE_HSTS_PRELOAD))
+        if not on
+    ]
 
 # Auth endpoints' throttle rate (overrides DEFAULT_THROTTLE_RATES["auth"] when set).
 AUTH_THROTTLE_RATE = os.environ.get("AUTH_THROTTLE_RATE") or None

@@ -6,6 +6,8 @@ the strong bot's search worker(s) and one beat, against the PostgreSQL of `DATAB
 `REDIS_URL` (both required: the embedded default is `make run`). Like compose's `restart: unless-stopped`, a
 process that dies is started again after `RESTART_SECONDS` (`--no-restart` to watch it stay dead). Each child
 logs JSON lines with its name (`process`) to this process's output, or to `<name>.log` files with `--log-dir`.
+Its secrets (SECRET_KEY, the checkpoint signing keys) are generated into `<var>/secrets` on its first start
+(ttr_server/local_secrets.py), as compose's entry point does on its volume: none is built in.
 SIGTERM or Ctrl+C stops them all: the web processes finish the requests under way and close their sockets with
 1012, the workers finish or hand back their tasks (late acks); whatever has not stopped after `STOP_SECONDS`
 is killed, and nothing started here outlives the stack.
@@ -30,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-from ttr_server import children, metrics
+from ttr_server import children, local_secrets, metrics
 
 ROOT = Path(__file__).resolve().parent.parent
 RESTART_SECONDS = 1.0
@@ -288,7 +290,7 @@ def _rss(pid: int) -> int:
 
 def stack_env(*, var_dir: Path | None = None, base: dict[str, str] | None = None) -> dict[str, str]:
     """The children's environment: `base` (this process's by default), with the stack's scratch directory and
-    metrics directory; DATABASE_URL and REDIS_URL are required."""
+    metrics directory, and its secrets generated there if missing; DATABASE_URL and REDIS_URL are required."""
     env = dict(os.environ if base is None else base)
     missing = [name for name in ("DATABASE_URL", "REDIS_URL") if not env.get(name)]
     if missing:
@@ -301,6 +303,9 @@ def stack_env(*, var_dir: Path | None = None, base: dict[str, str] | None = None
     env["TTR_VAR_DIR"] = str(var)
     env["PROMETHEUS_MULTIPROC_DIR"] = str(var / "metrics")
     env.setdefault("DEBUG", "0")
+    # The stack's own secrets, made on its first start (its SECRET_KEY unless the environment sets one, and the
+    # checkpoint signing keys): a production process refuses to start without them (ttr_server/settings.py).
+    local_secrets.ensure(local_secrets.default_directory(env))
     return env
 
 

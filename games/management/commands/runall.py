@@ -49,6 +49,7 @@ class Command(BaseCommand):
         # the signal again: the default handler would end this process there and then, before `finally`
         # stopped the worker. This handler makes it an exception instead, as SIGINT already is.
         signal.signal(signal.SIGTERM, _raise_stop)
+        _public_url_follows(options["host"], options["port"])
         metrics.empty_directory()  # this run's figures only (every process of it adds to the same files)
         workers: list[subprocess.Popen[bytes]] = []
         stopped_by: int | None = None
@@ -72,6 +73,20 @@ class Command(BaseCommand):
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
     raise _Stop(signum)
+
+
+LOCAL_HOSTS = ("127.0.0.1", "0.0.0.0", "::", "::1", "localhost")
+
+
+def _public_url_follows(host: str, port: int) -> None:
+    """The links in mails point at this server (issue #30, finding 13: `PORT=19537 make run` mailed links to port
+    8000), unless TTR_PUBLIC_URL says where the site is. The settings were read before --port was: this process's
+    setting is changed here, and the workers and beat inherit it from the environment."""
+    if os.environ.get("TTR_PUBLIC_URL"):
+        return
+    url = f"http://{'localhost' if host in LOCAL_HOSTS else host}:{port}"
+    os.environ["TTR_PUBLIC_URL"] = url
+    settings.TTR_PUBLIC_URL = url
 
 
 def _worker() -> list[str]:
