@@ -219,7 +219,8 @@ def main() -> None:
     parser.add_argument("--no-check", action="store_true", help="skip check_games (keeps no bodies: less memory)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args()
-    extra = {"AUTH_THROTTLE_RATE": "100000/min"}
+    # A pool of --users people plays --games games at once: more each than one person may (TTR_MAX_LIVE_GAMES).
+    extra = {"AUTH_THROTTLE_RATE": "100000/min", "TTR_MAX_LIVE_GAMES": "100000"}
     report: dict[str, Any] = {"date": datetime.now().isoformat(timespec="minutes"), "args": vars(args) | {"json": None}}
     with harness(f"ttr_load_{os.getpid()}", web=args.web, extra_env=extra) as h:
         report["memory_mb_start"] = {k: round(v / 2**20) for k, v in h.stack.memory().items()}

@@ -1,6 +1,7 @@
 """A person's own settings (GET/PATCH /api/me): the e-mail address, used only once confirmed by the link mailed to
 it; which kinds of notification are mailed; the language. And what the mails' links do: confirm an address, stop
-a kind of mail (games/links.py makes and reads their tokens)."""
+a kind of mail (games/links.py makes and reads their tokens). Confirmation mails are limited per account and per
+address (TTR_CONFIRMATION_MAILS_PER_ACCOUNT, _PER_ADDRESS an hour: games/rate_limits.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import BaseUserManager, User
 from django.db import transaction
 
-from games import chat, notify
+from games import chat, notify, rate_limits
 from games.links import CONFIRM_DAYS, CONFIRM_SALT, UNSUBSCRIBE_SALT, bad_token, loaded
 from games.mail import MAIL_CONFIRMATION
 from games.models import NOTIFICATION_KINDS, Account
@@ -39,6 +40,8 @@ def account_update(user: User, changes: dict[str, Any]) -> dict[str, Any]:
         Account.objects.get_or_create(user=user)
         account = Account.objects.select_for_update().get(user=user)
         to_confirm = _email_change(account, changes["email"]) if "email" in changes else None
+        if to_confirm:
+            _count_confirmation(user, to_confirm)  # refused past the limit: the transaction, and so the change, undone
         if "notify" in changes:
             account.notify = {**account.notify, **changes["notify"]}
         if "language" in changes:
@@ -60,6 +63,15 @@ def _email_change(account: Account, address: str) -> str | None:
         return None
     account.email_pending = address  # the confirmed one, if any, serves until this one is confirmed
     return address
+
+
+def _count_confirmation(user: User, address: str) -> None:
+    """Count one confirmation mail, or refuse it (429 `too_many_mails`): a few an hour per account and per address,
+    so nobody can fill another's mailbox with links (the account's row is locked: its count is exact)."""
+    rate_limits.check(rate_limits.MAILS_PER_ACCOUNT, str(user.pk))
+    rate_limits.check(rate_limits.MAILS_PER_ADDRESS, address.casefold())
+    rate_limits.hit(rate_limits.MAILS_PER_ACCOUNT, str(user.pk))
+    rate_limits.hit(rate_limits.MAILS_PER_ADDRESS, address.casefold())
 
 
 def email_confirm(token: str) -> str:

@@ -59,7 +59,8 @@ def send_confirmation(user_id: int, *, address: str) -> bool:
         return False
     link = links.link("/confirm-email", token=links.confirmation_token(user_id, address=address))
     with translation.override(language_of(account)):
-        context = {"username": account.user.get_username(), "days": links.CONFIRM_DAYS, "link": link}
+        # No username: the address may not be the requester's, and a name chosen by anyone is no text to mail them.
+        context = {"days": links.CONFIRM_DAYS, "link": link}
         body = _text("mail/confirm_email.txt", context)
         subject = gettext("Ticket to Ride: confirm your e-mail address")
     EmailMessage(subject, body, to=[address], headers=_AUTOMATIC).send()

@@ -9,6 +9,11 @@ creates and starts the game through the same service as a rematch (services.game
 with the game and notifies each member (`game_formed`, on their socket after the commit). Leaving locks the row
 first: it waits for the one table being seated, then finds the row waiting (and deletes it) or matched (and says
 which game took it) — never both.
+
+Limits (issue #30): a person joins at most TTR_QUEUE_JOINS times in TTR_QUEUE_JOIN_WINDOW_SECONDS (429
+`too_many_joins`); may not join again while the live game the queue last found them is not over (409
+`queue_game_in_play`); and one at the cap of games (games/game_caps.py) may not join (409 `too_many_games`) and,
+if they reached it while waiting, is passed over by the runs until a game of theirs ends.
 """
 
 from __future__ import annotations
@@ -22,9 +27,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
-from games import inbox, matching, notify, ratings, services
+from games import game_caps, inbox, matching, notify, rate_limits, ratings, services
 from games.errors import ServiceError
-from games.models import Game, QueueEntry, Rating, map_name
+from games.models import Game, QueueEntry, Rating, Seat, map_name
 
 MATCH = "games.tasks.match"
 LIVE_TURN_SECONDS = 90  # the clock of a live game the queue forms
@@ -36,6 +41,13 @@ def join(user: User, map_name: str, counts: list[int], ranked: bool, speed: str,
         current = QueueEntry.objects.select_for_update().filter(user=user).first()
         if current is not None and current.status == QueueEntry.Status.WAITING:
             raise ServiceError("already_queued", "you are in the queue already: leave it to change your choices", status=409)
+        rate_limits.check(rate_limits.QUEUE_JOINS, str(user.pk))
+        if current is not None and _playing(current):
+            raise ServiceError(
+                "queue_game_in_play", "the live game the queue found you is not over: finish or resign it first",
+                status=409, game=str(current.game_id),
+            )
+        game_caps.check_room(user, speed)
         if current is not None:
             current.delete()  # the last table the queue found you: done with
         rating = Rating.objects.filter(user=user, map=map_name).first()
@@ -43,8 +55,20 @@ def join(user: User, map_name: str, counts: list[int], ranked: bool, speed: str,
             user=user, map=map_name, counts=counts, ranked=ranked, speed=speed, bots_after=bots_after,
             rating=ratings.shown(rating.mu, rating.sigma) if rating else 0.0, since=timezone.now(),
         )
+        rate_limits.hit(rate_limits.QUEUE_JOINS, str(user.pk))
         transaction.on_commit(lambda: notify.send(MATCH))
     return entry
+
+
+def _playing(entry: QueueEntry) -> bool:
+    """Whether the live game the queue formed for this entry still has its person at the table. Until it is over
+    (or they resign) they may not queue again: otherwise two people joining and leaving over and over would form
+    one live game after another and abandon each."""
+    return (
+        entry.status == QueueEntry.Status.MATCHED and entry.speed == "live" and entry.game_id is not None
+        and Seat.objects.filter(game_id=entry.game_id, user_id=entry.user_id, stand_in__isnull=True)
+        .exclude(game__status=Game.Status.FINISHED).exists()
+    )
 
 
 def entry_of(user: User | AnonymousUser) -> QueueEntry:
@@ -88,7 +112,9 @@ def leave(user: User) -> None:
 def run(*, now: datetime | None = None) -> list[Game]:
     """Form every table the queue allows now; the games started."""
     now = now or timezone.now()
-    waiting = [_waiting(row) for row in QueueEntry.objects.filter(status=QueueEntry.Status.WAITING)]
+    entries = list(QueueEntry.objects.filter(status=QueueEntry.Status.WAITING))
+    full = {speed: game_caps.full([e.user_id for e in entries if e.speed == speed], speed) for speed in ("live", "daily")}
+    waiting = [_waiting(e) for e in entries if e.user_id not in full[e.speed]]  # at the cap: wait for a game's end
     formed: list[Game] = []
     for table in matching.form_tables(waiting, now.timestamp()):
         with transaction.atomic():  # one table at a time: a leave waits for one table's game, never for the run

@@ -462,3 +462,15 @@ class SeatAnalysis(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="seat_analysis_unique")]
         indexes = [models.Index(fields=["user", "map", "-at"], name="seat_analysis_user_map")]
+
+
+class LimitHit(models.Model):
+    """One counted attempt at something limited (games/rate_limits.py): a wrong password, a confirmation mail, a
+    queue join. `key` is a keyed hash of the rule and its subject (a username, an address, a client's IP), so no
+    name or address is stored; rows past the longest window are deleted as new ones come."""
+
+    key = models.CharField(max_length=64)
+    at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["key", "at"], name="limit_hit_key_at")]

@@ -1,6 +1,7 @@
 """Rematch (docs/API.md, Playing by day): after a finished game any of its people offers to play again; the same
 call by each other person accepts. When every person has accepted, the new game starts at once: the same map,
-time control and seats (the same people in the same seats, the same bots), the next seat playing first."""
+time control and seats (the same people in the same seats, the same bots), the next seat playing first. Nobody
+offers, accepts or is seated past their cap of games (games/game_caps.py: 409 `too_many_games`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games import inbox, services, states
+from games import game_caps, inbox, services, states
 from games.errors import ServiceError
 from games.models import Game, GameId, RematchOffer, map_name
 
@@ -43,6 +44,7 @@ def rematch(game_id: GameId, user: User) -> RematchOffer:
             raise ServiceError("not_a_player", "you have no seat in this game", status=403)
         offer, created = RematchOffer.objects.get_or_create(finished=game, defaults={"by": user})
         if offer.game_id is None:
+            game_caps.check_room(user, game.speed)  # refused: the offer, or the acceptance, is undone with the rest
             offer.accepted_by.add(user)
             accepted = set(offer.accepted_by.values_list("pk", flat=True))
             if created:
@@ -52,6 +54,11 @@ def rematch(game_id: GameId, user: User) -> RematchOffer:
                         f"{user.username} offers a rematch of your {map_name(game.map)} game.", game.pk, by=user.username,
                     )
             if accepted >= people.keys():
+                if game_caps.full(people.keys() - {user.pk}, game.speed):  # one filled up after accepting
+                    raise ServiceError(
+                        "too_many_games", "a player of this game already plays as many games as one person may: the "
+                        "rematch starts once they have room", status=409, limit=game_caps.cap(game.speed),
+                    )
                 offer.game = _start(game)
                 offer.save(update_fields=["game"])
     return RematchOffer.objects.select_related("by").prefetch_related("accepted_by").get(finished=game)

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import chance, inbox, invitations, log, notify, signing, states
+from games import chance, game_caps, inbox, invitations, log, notify, signing, states
 from games.engine import Event as EngineEvent
 from games.engine import Move, State, begin, step
 from games.engine.events import SeatResigned
@@ -48,6 +48,7 @@ def game_create(
     """An open game on `map_name` for `players`, `user` in its first seat (`clock` None: live, no clock)."""
     clock = clock or TimeControl()
     with transaction.atomic():
+        game_caps.check_room(user, clock.speed)
         game = Game.objects.create(
             map=map_name, players=players, ranked=ranked, turn_seconds=clock.turn_seconds, fallback_bot=fallback_bot,
             speed=clock.speed, days_per_move=clock.days_per_move, bank_days=clock.bank_days, private=private,
@@ -118,6 +119,7 @@ def game_join(
             invitations.redeem(game, user, invite)
         elif game.private:
             raise ServiceError("invite_required", "a private game seats only those it invites", status=403, field="invite")
+        game_caps.check_room(user, game.speed)  # after the 403s: one who may not sit here is told that first
         free.user, free.client_seed = user, seed
         try:
             free.save(update_fields=["user", "client_seed"])

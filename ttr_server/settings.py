@@ -214,6 +214,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.StrictJSONParser"],  # JSON only: other bodies get 415
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],  # never an HTML page
     "DEFAULT_THROTTLE_RATES": {"auth": "20/min"},
+    # The client's address is REMOTE_ADDR, which uvicorn's --proxy-headers sets from a trusted proxy's
+    # X-Forwarded-For; DRF's default would read that header as the client sends it, so one client could
+    # spread its attempts over as many "addresses" as it likes.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ticket to Ride server API",
@@ -355,3 +359,21 @@ if TTR_HTTPS:
 
 # Auth endpoints' throttle rate (overrides DEFAULT_THROTTLE_RATES["auth"] when set).
 AUTH_THROTTLE_RATE = os.environ.get("AUTH_THROTTLE_RATE") or None
+
+# Limits where a person can be abused (issue #30, findings 4 and 6), counted in the database (games/rate_limits.py)
+# so every web process shares them. Wrong passwords, on every password form (the API's token and login, the admin's
+# login and password change, DELETE /api/me): once a username, or an address, has this many failures in the window,
+# every attempt is refused (429) until the oldest leaves the window, a right password too.
+TTR_PASSWORD_FAILURES_PER_USERNAME = int(os.environ.get("TTR_PASSWORD_FAILURES_PER_USERNAME", "10"))
+TTR_PASSWORD_FAILURES_PER_IP = int(os.environ.get("TTR_PASSWORD_FAILURES_PER_IP", "30"))
+TTR_PASSWORD_WINDOW_SECONDS = int(os.environ.get("TTR_PASSWORD_WINDOW_SECONDS", "900"))
+# Confirmation mails (PATCH /api/me with an address): per account and per address, an hour.
+TTR_CONFIRMATION_MAILS_PER_ACCOUNT = int(os.environ.get("TTR_CONFIRMATION_MAILS_PER_ACCOUNT", "3"))
+TTR_CONFIRMATION_MAILS_PER_ADDRESS = int(os.environ.get("TTR_CONFIRMATION_MAILS_PER_ADDRESS", "3"))
+TTR_CONFIRMATION_MAIL_WINDOW_SECONDS = int(os.environ.get("TTR_CONFIRMATION_MAIL_WINDOW_SECONDS", "3600"))
+# Queue joins a person may make in the window (each one queues a matchmaker run).
+TTR_QUEUE_JOINS = int(os.environ.get("TTR_QUEUE_JOINS", "30"))
+TTR_QUEUE_JOIN_WINDOW_SECONDS = int(os.environ.get("TTR_QUEUE_JOIN_WINDOW_SECONDS", "3600"))
+# Games not finished (open or in play) a person may sit in at once, by speed (games/game_caps.py): 409 too_many_games.
+TTR_MAX_LIVE_GAMES = int(os.environ.get("TTR_MAX_LIVE_GAMES", "20"))
+TTR_MAX_DAILY_GAMES = int(os.environ.get("TTR_MAX_DAILY_GAMES", "50"))

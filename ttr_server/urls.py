@@ -2,9 +2,17 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games import password_guard
 from ttr_server import pages
 
 urlpatterns = [
+    # The admin's two password forms, wrapped to share the API's limit on wrong passwords (games/password_guard.py);
+    # routed before admin.site.urls, which holds the same addresses.
+    path("admin/login/", password_guard.admin_login(admin.site.login)),
+    path(
+        "admin/password_change/",
+        password_guard.admin_password_change(admin.site.admin_view(admin.site.password_change)),
+    ),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -1,4 +1,6 @@
-"""Accounts: register, token, session login and logout. Throttled (scope "auth").
+"""Accounts: register, token, session login and logout. Throttled (scope "auth": requests per client address, in
+each process), and wrong passwords are limited per username and per address across processes
+(games/password_guard.py: 429 `too_many_attempts`, even for the right password, until the window passes).
 
 Usernames and token lifetimes follow games.accounts. Logging out ends the session and revokes the token the
 request was made with, so a stolen or shared token can be killed; the next login issues a new one.
@@ -9,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import authenticate, get_user_model, login, logout
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
@@ -20,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import accounts
+from games import accounts, password_guard
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.errors import error, error_responses
@@ -82,7 +84,7 @@ class TokenView(_AuthView):
     )
     def post(self, request: Request) -> Response:
         data = self.credentials(request)
-        user = authenticate(request, username=data["username"], password=data["password"])
+        user = password_guard.authenticate(request._request, data["username"], data["password"])
         if user is None:
             return error("bad_credentials", "wrong username or password", status.HTTP_400_BAD_REQUEST)
         return Response({"token": accounts.token_for(user).key})
@@ -96,7 +98,7 @@ class LoginView(_AuthView):
     )
     def post(self, request: Request) -> Response:
         data = self.credentials(request)
-        user = authenticate(request, username=data["username"], password=data["password"])
+        user = password_guard.authenticate(request._request, data["username"], data["password"])
         if user is None:
             return error("bad_credentials", "wrong username or password", status.HTTP_400_BAD_REQUEST)
         login(request._request, user)

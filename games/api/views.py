@@ -52,7 +52,9 @@ class GamesView(APIView):
 
     @extend_schema(
         request=s.GameCreateSerializer,
-        responses={201: r.GameSummarySerializer, **error_responses(400, 401, 403, 413, 415)},
+        responses={201: r.GameSummarySerializer, **error_responses(400, 401, 403, 409, 413, 415)},
+        description="Create an open game, you in its first seat. 409 `too_many_games` when you already sit in as many "
+        "games of its speed, not finished, as one person may (TTR_MAX_LIVE_GAMES, TTR_MAX_DAILY_GAMES).",
     )
     def post(self, request: Request) -> Response:
         data = s.valid_body(s.GameCreateSerializer, request.data)

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from games import account_settings, links, matchmaker, privacy, vacations
+from games import account_settings, links, matchmaker, password_guard, privacy, vacations
 from games.api import responses as r
 from games.api.auth import AuthThrottle
 from games.api.authentication import signed_in
@@ -144,9 +144,10 @@ class MeView(APIView):
 
     @extend_schema(
         operation_id="me_update", request=MeUpdateSerializer,
-        responses={200: MeSerializer, **error_responses(400, 401, 403, 413, 415)},
+        responses={200: MeSerializer, **error_responses(400, 401, 403, 413, 415, 429)},
         description="Change your settings; fields left out stay. A new address is mailed a link (valid "
-        f"{links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it.",
+        f"{links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it. Confirmation "
+        "mails are limited per account and per address: past the limit 429 `too_many_mails`, nothing changed or sent.",
     )
     def patch(self, request: Request) -> Response:
         user = signed_in(request.user)
@@ -165,7 +166,7 @@ class MeView(APIView):
     def delete(self, request: Request) -> Response:
         user = signed_in(request.user)
         password = valid_body(PasswordSerializer, request.data)["password"]
-        if not user.check_password(password):
+        if not password_guard.password_matches(request._request, user, password):
             return error("bad_credentials", "that is not your password: nothing was erased", 400, field="password")
         privacy.erase(user)
         return Response(status=204)

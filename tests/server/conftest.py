@@ -1,5 +1,5 @@
 """Server test setup: Celery runs tasks inline (tests/server/test_workers.py runs a real worker), auth
-throttling is relaxed, the state cache starts empty."""
+throttling and the limits on attempts are relaxed (not the cap of games), the state cache starts empty."""
 
 from __future__ import annotations
 
@@ -16,6 +16,10 @@ def _server_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
     from ttr_server.celery import app
 
     settings.AUTH_THROTTLE_RATE = "100000/min"
+    # The limits on wrong passwords, confirmation mails and queue joins (tests/server/test_abuse_limits.py sets them).
+    settings.TTR_PASSWORD_FAILURES_PER_USERNAME = settings.TTR_PASSWORD_FAILURES_PER_IP = 100000
+    settings.TTR_CONFIRMATION_MAILS_PER_ACCOUNT = settings.TTR_CONFIRMATION_MAILS_PER_ADDRESS = 100000
+    settings.TTR_QUEUE_JOINS = 100000
     app.conf.task_always_eager = True
     states.forget_all()
     yield

@@ -187,12 +187,12 @@ def test_the_confirmation_mail_is_in_the_accounts_language_else_english(compiled
     assert mail.send_confirmation(bob, address="bob@example.org")
     czech, english = mailoutbox
     assert czech.subject == "Ticket to Ride: potvrďte svou e-mailovou adresu"
-    assert czech.body.startswith("Dobrý den, ada,\n\nchcete-li dostávat oznámení Ticket to Ride na tuto adresu, otevřete")
+    assert czech.body.startswith("Dobrý den,\n\nchcete-li dostávat oznámení Ticket to Ride na tuto adresu, otevřete")
     assert " do 7 dnů tento odkaz:\n\n" in czech.body
     assert "/confirm-email?token=" in czech.body and czech.body.endswith("na tuto adresu nebude nic posíláno.\n")
     assert english.subject == "Ticket to Ride: confirm your e-mail address"
     assert english.body.startswith(
-        "Hello bob,\n\nto receive Ticket to Ride's notifications at this address, open this link within 7 days:\n\n"
+        "Hello,\n\nto receive Ticket to Ride's notifications at this address, open this link within 7 days:\n\n"
     )
     assert english.body.endswith("\n\nIf you did not ask for this, ignore this mail: nothing will be sent here.\n")
 

@@ -1,0 +1,50 @@
+"""How many games one person may sit in at once, so that nobody can fill the lobby, the workers or other people's
+tables with games they will not play: at most TTR_MAX_LIVE_GAMES live games and TTR_MAX_DAILY_GAMES daily games
+not finished (open or in play) in which they hold a seat; a seat they resigned, played by a bot now, does not count.
+
+Checked wherever a person takes a seat: creating a game, joining one, joining the queue, the queue's tables (a
+person at the cap waits there until a game ends) and a rematch; the refusal is 409 `too_many_games`. It is checked
+in the transaction that seats, without a lock: requests of one person racing each other may pass the cap by as many
+as are in flight, no more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db.models import Count
+
+from games.errors import ServiceError
+from games.models import Game, Seat
+
+
+def cap(speed: str) -> int:
+    return int(settings.TTR_MAX_DAILY_GAMES if speed == "daily" else settings.TTR_MAX_LIVE_GAMES)
+
+
+def games_held(user_ids: Iterable[int], speed: str) -> dict[int, int]:
+    """Per person (of those with any): the games of this speed not finished in which they hold a seat."""
+    rows = (
+        Seat.objects.filter(user_id__in=list(user_ids), stand_in__isnull=True, game__speed=speed)
+        .exclude(game__status=Game.Status.FINISHED)
+        .values("user_id")
+        .annotate(games=Count("id"))
+    )
+    return {row["user_id"]: row["games"] for row in rows}
+
+
+def full(user_ids: Iterable[int], speed: str) -> set[int]:
+    """Those of the people who hold as many games of this speed as they may."""
+    limit = cap(speed)
+    return {user_id for user_id, games in games_held(user_ids, speed).items() if games >= limit}
+
+
+def check_room(user: User, speed: str) -> None:
+    """Refuse (409 `too_many_games`) a seat in one more game of this speed when the person is at the cap."""
+    if full([user.pk], speed):
+        raise ServiceError(
+            "too_many_games", f"you already play {cap(speed)} {speed} games that are not finished, as many as one "
+            "person may: finish or resign one first", status=409, limit=cap(speed),
+        )
