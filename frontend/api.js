@@ -87,3 +87,11 @@ export function board(name) {
   if (!boards.has(name)) boards.set(name, fetch(`/maps/${name}.json`).then((r) => r.json()));
   return boards.get(name);
 }
+
+// A socket of the API (docs/API.md, WebSockets) at `path`: the token goes as a subprotocol beside "ttr.v1", never
+// in the URL, which servers and proxies write into their logs.
+export function openSocket(path) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const token = session.token;
+  return new WebSocket(`${scheme}://${location.host}${path}`, token ? ["ttr.v1", `token.${token}`] : ["ttr.v1"]);
+}

@@ -5,7 +5,7 @@
 // an address is a link only when it points to this site. The list is a polite live region: screen readers read new
 // lines out without taking the focus. Every word the panel shows is the reader's language's (i18n.js).
 import { h, mount } from "./dom.js";
-import { del, errorText, get, post, session } from "./api.js";
+import { del, errorText, get, openSocket, post, session } from "./api.js";
 import { date, t } from "./i18n.js";
 
 const PHRASES = ["good_luck", "well_played", "sorry", "thinking"];
@@ -156,8 +156,7 @@ export function chatSocket(gameId, onMessage) {
   return (message) => {
     if (!session.token) return false;
     if (!socket || socket.readyState === WebSocket.CLOSING || socket.readyState === WebSocket.CLOSED) {
-      const scheme = location.protocol === "https:" ? "wss" : "ws";
-      socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}/?token=${encodeURIComponent(session.token)}`);
+      socket = openSocket(`/ws/games/${gameId}/`);
       socket.onopen = () => { for (const line of waiting.splice(0)) socket.send(JSON.stringify(line)); };
       socket.onmessage = (event) => onMessage(JSON.parse(event.data));
     }

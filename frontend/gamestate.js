@@ -15,7 +15,7 @@
 //   renderStatus()    the connection went on or off line
 //   seatsRead(same)   an open game's seats were read again (same: as they were)
 //   moveStarted()     a move is being posted; returns what to do once the server accepted it
-import { clientSeed, get, post, session, ApiError } from "./api.js";
+import { clientSeed, get, openSocket, post, session, ApiError } from "./api.js";
 import { t } from "./i18n.js";
 
 const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404; // the socket's close codes (games/realtime)
@@ -164,9 +164,7 @@ export class GameState {
   connect() {
     if (this.closed) return;
     clearTimeout(this.reconnectTimer);
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const token = session.token ? `?token=${encodeURIComponent(session.token)}` : "";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${this.id}/${token}`);
+    const socket = openSocket(`/ws/games/${this.id}/`);
     this.socket = socket;
     socket.onopen = () => { this.retry = 0; };
     socket.onmessage = (message) => this.onMessage(JSON.parse(message.data));

@@ -11,7 +11,7 @@
 // GET /api/me/games after each notification and after a move of mine while the count is not zero (a move
 // sends me no notification, but may end my turn). Pages hear notifications as `ttr:notification` events.
 import { h, mount } from "./dom.js";
-import { get, post, session, errorText } from "./api.js";
+import { get, openSocket, post, session, errorText } from "./api.js";
 import { date, language, number, relativeTime, t, tn } from "./i18n.js";
 
 const LOCK = "ttr.inbox";
@@ -119,8 +119,7 @@ function lead() {
 
 function connect() {
   if (!leader || !session.token) return;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/me/?token=${encodeURIComponent(session.token)}`);
+  const ws = openSocket("/ws/me/");
   socket = ws;
   let greeted = false;
   ws.onmessage = (message) => {

@@ -8,12 +8,18 @@ ttr_server/observe.py, game sockets in games/realtime/consumer.py, tasks in ttr_
 Lines that say nothing are not written: Celery's "received" and "succeeded" per task (the sweep runs every second),
 beat's "sending due task", uvicorn's access lines and Django's line a 4xx (the metrics count them); LOG_TASKS=1 and
 LOG_ACCESS=1 bring back the tasks' and the requests' lines.
+
+No line holds a secret: `redact` (the last step before a line is written, whoever logged it) replaces the value
+of `token=`, `invite=`, `password=` and `secret=` in any URL or query string (a socket's `?token=` of older
+clients, the mails' confirmation, unsubscribe and invitation links), a `token.<TOKEN>` subprotocol and an
+`Authorization: Token <TOKEN>` value with `[redacted]`.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from typing import Any
 
@@ -33,8 +39,13 @@ QUIET = {  # loggers that say nothing useful at INFO: their warnings and errors 
 }
 
 
+def json_lines() -> bool:
+    """Whether lines are JSON (the production format) rather than written for a person at a terminal."""
+    return os.environ.get("LOG_FORMAT", "json" if not sys.stderr.isatty() else "console") != "console"
+
+
 def _renderer() -> Processor:
-    if os.environ.get("LOG_FORMAT", "json" if not sys.stderr.isatty() else "console") == "console":
+    if not json_lines():
         return structlog.dev.ConsoleRenderer(colors=False)
     return structlog.processors.JSONRenderer()
 
@@ -46,6 +57,27 @@ def _process(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
 
 
 PROCESS = os.environ.get("TTR_PROCESS", "")  # the stack's name for this process ("web-0", "worker-1", "beat")
+
+
+REDACTED = "[redacted]"
+# a query parameter that carries a secret (games/links.py, games/invitations.py, games/realtime/auth.py)
+_SECRET_PARAMETER = re.compile(r"(?<![\w-])((?:token|invite|password|secret)=)[^&\s\"'#;,]+", re.IGNORECASE)
+_SECRET_WORD = re.compile(  # a `token.` subprotocol; an Authorization header's value (a word of 20 or more)
+    r"(?<![\w.-])(?:(token\.)[^\s,\"'&;]+|(Token\s+)[\w-]{20,})"
+)
+
+
+def redacted(text: str) -> str:
+    text = _SECRET_PARAMETER.sub(rf"\g<1>{REDACTED}", text)
+    return _SECRET_WORD.sub(lambda found: f"{found[1] or found[2]}{REDACTED}", text)
+
+
+def redact(logger: WrappedLogger, method: str, event: EventDict) -> EventDict:
+    """Every string of the line (the message, a traceback, any bound field) without the secrets it names."""
+    for key, value in event.items():
+        if isinstance(value, str) and ("=" in value or "oken" in value):
+            event[key] = redacted(value)
+    return event
 
 
 def _shared() -> list[Processor]:
@@ -70,6 +102,7 @@ def config(level: str) -> dict[str, Any]:
                 "processors": [
                     structlog.stdlib.ProcessorFormatter.remove_processors_meta,
                     structlog.processors.format_exc_info,
+                    redact,  # after the traceback is text: a URL in an exception's message too
                     _renderer(),
                 ],
             }
@@ -78,9 +111,11 @@ def config(level: str) -> dict[str, Any]:
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
             **{name: {"level": quiet} for name, quiet in QUIET.items()},
-            # uvicorn configures its own handlers unless told not to: send its lines through ours
+            # uvicorn configures its own handlers unless told not to: send its lines through ours (its access
+            # logger's too: uvicorn stops it propagating, which left LOG_ACCESS=1 writing nothing)
             "uvicorn": {"handlers": [], "propagate": True},
             "uvicorn.error": {"handlers": [], "propagate": True},
+            "uvicorn.access": {"level": QUIET["uvicorn.access"], "handlers": [], "propagate": True},
         },
     }
 

@@ -142,7 +142,14 @@ class Stack:
         return [c.url for c in self.children.values() if c.url]
 
     def migrate(self) -> None:
-        subprocess.run(command("migrate"), cwd=ROOT, env=self.env, check=True, stdout=subprocess.DEVNULL)
+        """Migrate the database; its report in JSON lines (games/management/commands/migrate.py), as every child's:
+        to `migrate.log` with a log directory, else to this process's output."""
+        env = {**self.env, "TTR_PROCESS": "migrate"}
+        if self.log_dir is None:
+            subprocess.run(command("migrate"), cwd=ROOT, env=env, check=True)
+            return
+        with open(self.log_dir / "migrate.log", "ab") as out:
+            subprocess.run(command("migrate"), cwd=ROOT, env=env, check=True, stdout=out, stderr=subprocess.STDOUT)
 
     def start(self) -> None:
         """Empty the metrics directory, start every process, wait until every web process is ready."""

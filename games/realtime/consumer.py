@@ -35,7 +35,7 @@ from games.api.serializers import MoveRequest
 from games.codec import move_from_dict
 from games.errors import ServiceError
 from games.models import Game
-from games.realtime import messages
+from games.realtime import auth, messages
 from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
 from games.realtime.limits import LimitedSocket
 from ttr_server import dbpool, logs, metrics, unavailable
@@ -63,7 +63,7 @@ class GameConsumer(LimitedSocket):
         self.joined = False
         self.presence_version, self.presence_sent = -1, None
         logs.bind(game=self.game_id, user=self.user.get_username() or None)  # on every line about this socket
-        await self.accept()
+        await self.accept(auth.subprotocol(self.scope))  # `ttr.v1` when offered, beside the token
         if problem := self.scope.get("auth_problem"):  # set by games/realtime/auth.py
             await self.refuse({"code": "authentication_failed", "detail": str(problem)}, CLOSE_UNAUTHORISED)
             return
@@ -319,6 +319,6 @@ class NoSuchPath(AsyncWebsocketConsumer):
     """Any other WebSocket path: say so and close (the router would otherwise fail the handshake with a 500)."""
 
     async def connect(self) -> None:
-        await self.accept()
+        await self.accept(auth.subprotocol(self.scope))
         await self.send(text_data=json.dumps({"type": "error", "error": {"code": "not_found", "detail": "no such path"}}))
         await self.close(code=CLOSE_NOT_FOUND)

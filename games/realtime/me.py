@@ -20,6 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import inbox, selectors
 from games.models import Notification
+from games.realtime import auth
 from games.realtime.hub import hub, layer_call, run_sync
 from games.realtime.limits import LimitedSocket
 from ttr_server import unavailable
@@ -34,10 +35,10 @@ class MeConsumer(LimitedSocket):
         self.joined = False
         self.lock = asyncio.Lock()
         self.poller: asyncio.Task[None] | None = None
-        await self.accept()
+        await self.accept(auth.subprotocol(self.scope))
         problem = self.scope.get("auth_problem")  # set by games/realtime/auth.py
         if problem or not user.is_authenticated:
-            detail = problem or "sign in (a session cookie or ?token=) to hear your notifications"
+            detail = problem or "sign in (a session cookie or a token) to hear your notifications"
             await self._refuse({"code": "authentication_failed" if problem else "not_authenticated", "detail": detail})
             return
         self.user, self.user_id = user, int(user.pk)
