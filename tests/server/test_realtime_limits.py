@@ -4,13 +4,15 @@ Against two real web processes (uvicorn, PostgreSQL, Redis as the channel layer)
 socket of a long game ends in a handful of full-log answers, `rate_limited` errors and a close with 4029, with no
 traceback in the log; a client that vanishes while the server sends to it is let go quietly; a person's sockets
 beyond the cap (3 here, over /ws/games/ and /ws/me/ and both processes) close their oldest with 4008. Without a
-server: the token bucket, and the outbox that drops a client that does not read.
+server: the token bucket, the outbox that drops a client that does not read, and the per-person registry in Redis
+and in memory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from games import services, states
 from games.models import Game
+from games.realtime import people
 from games.realtime.limits import Budget, Outbox
 from tests.server.helpers import Table, random_engine_move, run_coroutine, seated_game
 from tests.server.sockets import Socket, Web, token, web_servers
@@ -181,3 +184,27 @@ def test_a_client_that_does_not_read_is_dropped_once_the_bytes_waiting_for_it_pa
     assert ended == [True]
     assert sent == ["websocket.accept", "000" + "x" * 197]  # the rest never reached the server
     assert waiting == 0
+
+
+@pytest.mark.parametrize("where", ["memory", "redis"])
+def test_the_registry_keeps_a_persons_newest_sockets_and_names_the_oldest_beyond_the_cap(
+    settings: Any, where: str
+) -> None:
+    """Finding 5 of #30: the per-person count behind close 4008, in Redis (every web process) and in memory (the
+    embedded server). A socket that left frees its place."""
+    if where == "redis" and not settings.REDIS_URL:
+        pytest.skip("needs Redis (scripts/test-env finds it)")
+    if where == "memory":
+        settings.REDIS_URL = ""
+    settings.TTR_WS_PER_USER = 2
+    person = 10**9 + os.getpid()
+
+    async def scenario() -> list[list[str]]:
+        over = [await people.arrive(person, f"socket-{n}") for n in range(4)]
+        await people.leave(person, "socket-3")
+        over.append(await people.arrive(person, "socket-4"))
+        for name in ("socket-2", "socket-4"):
+            await people.leave(person, name)
+        return over
+
+    assert run_coroutine(scenario()) == [[], [], ["socket-0"], ["socket-1"], []]
