@@ -15,11 +15,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from games.realtime import auth
 from ttr_server import unavailable
 
 logger = logging.getLogger(__name__)
 CLOSE_TRY_AGAIN = 1013  # RFC 6455: try again later
-SUBPROTOCOL = "ttr.v1"
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
@@ -44,8 +44,7 @@ def closing_when_unavailable(app: App) -> App:
             logger.warning("a socket closed 1013: the %s is unavailable (%s)", service, type(error).__name__)
             try:
                 if not said["accepted"]:
-                    offered = SUBPROTOCOL if SUBPROTOCOL in scope.get("subprotocols", ()) else None
-                    await send({"type": "websocket.accept", "subprotocol": offered})
+                    await send({"type": "websocket.accept", "subprotocol": auth.subprotocol(scope)})
                 error_message = {"type": "error", "error": unavailable.body(service)}
                 await send({"type": "websocket.send", "text": json.dumps(error_message)})
                 await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
