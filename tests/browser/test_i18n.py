@@ -157,7 +157,8 @@ def test_a_signed_out_visitor_whose_browser_asks_for_czech_gets_czech(contexts, 
     assert httpx.get(f"{base_url}/static/locales/cs.json", timeout=HTTP_SECONDS).json()["turn.yours"] == "Jste na tahu"
 
 
-def test_an_unknown_browser_language_gets_english(contexts, base_url):
+def test_an_unknown_browser_language_gets_english(contexts, base_url, expected_errors):
+    expected_errors(r"^404 GET /api/users/nobody-")  # the page that says there is no such player, in English
     page = contexts(locale="de-DE").new_page()
     opened(page, base_url, "en")
     expect(page.locator("#page h1")).to_have_text("Lobby")
