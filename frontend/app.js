@@ -243,7 +243,7 @@ async function userPage(name) {
     user.bot && !Object.keys(user.analysis || {}).length ? null : userAnalysis(user), // a bot's only once it has some
     h("section.card-box", {}, h("h2", {}, t("user.history")),
       h("table", {}, h("tbody", {}, user.history.map((e) => h("tr", {},
-        h("td", {}, date(e.at)), h("td", {}, h("a", { href: `/games/${e.game}` }, mapName(e.map))),
+        h("td", {}, date(e.at)), h("td", {}, e.game ? h("a", { href: `/games/${e.game}` }, mapName(e.map)) : mapName(e.map)), // null: a private game
         h("td", {}, t("user.place", { place: number(e.place) })), h("td", {}, `${decimal(e.before)} → ${decimal(e.after)}`)))))),
     h("section.card-box", {}, h("h2", {}, t("user.recent")),
       h("ul", {}, user.recent_games.map((g) => h("li", {}, h("a", { href: `/games/${g.id}` }, `${mapName(g.map)} (${t(`status.${g.status}`)})`), " ",

@@ -74,10 +74,12 @@ Analyser = Callable[[Sequence[EngineEvent], Progress], Analysed]
 
 
 def analysis_request(game_id: GameId, *, user: AbstractBaseUser) -> Analysis:
-    """A player of a finished game asks for its analysis: queued once (a failed one is queued again)."""
-    game = _finished(game_id)
+    """A player of a finished game asks for its analysis: queued once (a failed one is queued again). Who may ask
+    is told before whether the game can be analysed yet: 403 before 409."""
+    game = _game(game_id)
     if seat_of(game, user) is None:
         raise ServiceError("not_a_player", "only the game's players may ask for its analysis", status=403)
+    _check_analysable(game)
     with transaction.atomic():
         analysis, created = Analysis.objects.select_for_update().get_or_create(
             game=game, defaults={"requested_by_id": user.pk}
@@ -92,15 +94,18 @@ def analysis_request(game_id: GameId, *, user: AbstractBaseUser) -> Analysis:
     return analysis
 
 
-def _finished(game_id: GameId) -> Game:
+def _game(game_id: GameId) -> Game:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game", status=404)
+    return game
+
+
+def _check_analysable(game: Game) -> None:
     if game.status != Game.Status.FINISHED or game.scored_at is None:
         raise ServiceError("not_finished", "a game is analysed once it is over and scored", status=409)
     if _aborted(game):
         raise ServiceError("not_finished", "an aborted game has no result to analyse", status=409)
-    return game
 
 
 def _aborted(game: Game) -> bool:

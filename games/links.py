@@ -38,7 +38,7 @@ def loaded(token: str, *, salt: str, max_age: timedelta | None) -> dict[str, obj
 
 
 def bad_token(detail: str = "this link is not valid") -> ServiceError:
-    return ServiceError("invalid_token", detail, field="token")
+    return ServiceError("invalid_token", detail, status=404, field="token")  # names nothing to confirm: not found
 
 
 def link(path: str, **query: str) -> str:

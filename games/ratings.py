@@ -288,7 +288,9 @@ def player_profile(user: User) -> dict[str, Any]:
     rated_maps = {r.map: r for r in Rating.objects.filter(user=user)}
     changes = RatingChange.objects.filter(user=user).order_by("-id")[:HISTORY]
     games = Game.objects.filter(seats__bot=level).distinct() if level else Game.objects.filter(seats__user=user)
-    recent = games.select_related("created_by").prefetch_related("seats__user").order_by("-created_at")[:RECENT_GAMES]
+    recent = (  # a public page names no private game
+        selectors.listed(games).select_related("created_by").prefetch_related("seats__user").order_by("-created_at")
+    )[:RECENT_GAMES]
     return {
         "username": user.username,
         "bot": level,

@@ -100,6 +100,24 @@ def games_list(user: Person, *, status: str | None, mine: bool) -> QuerySet[Game
     return games
 
 
+def listed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games a public page (a player's) may name: not the private ones, whose id lets anyone watch them."""
+    return games.filter(private=False)
+
+
+def public_page(profile: dict[str, Any]) -> dict[str, Any]:
+    """A player's page (GET /api/users/{name}) with the id of every private game it mentions (a rating change,
+    an analysed game) left out as null: the page is public, the game is not."""
+    points = [*profile["history"]]
+    points += [point for by_map in profile.get("analysis", {}).values() for point in by_map["trend"]]
+    private = Game.objects.filter(pk__in={point["game"] for point in points}, private=True)
+    unlisted = {str(pk) for pk in private.values_list("pk", flat=True)}
+    for point in points:
+        if point["game"] in unlisted:
+            point["game"] = None
+    return profile
+
+
 def game_row(game_id: GameId) -> Game:
     """The game with its seats (not their users), in one query: what state, legal moves, moves and events need."""
     try:

@@ -43,10 +43,12 @@ class TimeControl:
 
 def game_create(
     user: User, *, map_name: str, players: int, ranked: bool = False, clock: TimeControl | None = None,
-    fallback_bot: str = "greedy", private: bool = False, spectators_at_table: bool = False,
+    fallback_bot: str = "greedy", private: bool = False, spectators_at_table: bool = False, client_seed: str = "",
 ) -> Game:
-    """An open game on `map_name` for `players`, `user` in its first seat (`clock` None: live, no clock)."""
+    """An open game on `map_name` for `players`, `user` in its first seat (`clock` None: live, no clock).
+    `client_seed`: that seat's own seed (hex, X-RNG-2), as `game_join` takes a joiner's."""
     clock = clock or TimeControl()
+    seed = chance.client_seed(client_seed)
     with transaction.atomic():
         game_caps.check_room(user, clock.speed)
         game = Game.objects.create(
@@ -54,7 +56,10 @@ def game_create(
             speed=clock.speed, days_per_move=clock.days_per_move, bank_days=clock.bank_days, private=private,
             created_by=user, server_seed=chance.new_server_seed(), spectators_at_table=spectators_at_table,
         )
-        Seat.objects.bulk_create([Seat(game=game, number=n, user=user if n == 0 else None) for n in range(players)])
+        Seat.objects.bulk_create(
+            [Seat(game=game, number=n, user=user, client_seed=seed) if n == 0 else Seat(game=game, number=n)
+             for n in range(players)]
+        )
         if private:
             invitations.new_link(game)
     return game

@@ -1,6 +1,7 @@
 """Vacations (docs/API.md, Playing by day): a person stops their daily clocks for a number of days, at most
 TTR_VACATION_DAYS (30) in any 365 days. Days booked count whether or not they are used, unless the vacation is
-ended early, which gives the rest back. The clock reads them (games/clocks.py); live games do not stop."""
+ended early, which gives the days not begun back (a day begun counts whole, so the limit is exact). The clock
+reads them (games/clocks.py); live games do not stop."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def days_left(user: User) -> int:
     since = timezone.now() - YEAR
     spans = Vacation.objects.filter(user=user, ends_at__gt=since).values_list("starts_at", "ends_at")
     booked = sum((end - start for start, end in spans), timedelta(0))
-    return max(0, settings.TTR_VACATION_DAYS - round(booked / day()))
+    # A day begun is a day booked (rounded up): rounding to the nearest let half days add up past the limit.
+    return max(0, settings.TTR_VACATION_DAYS - -(-booked // day()))
 
 
 def take(user: User, days: int) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 from games import accounts, password_guard
 from games.api import responses as r
 from games.api import serializers as s
+from games.api.bodies import ApiView
 from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer
 
@@ -105,7 +106,7 @@ class LoginView(_AuthView):
         return Response({"username": user.get_username()})
 
 
-class LogoutView(APIView):
+class LogoutView(ApiView):  # takes no body (games/api/bodies.py)
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(

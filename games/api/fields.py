@@ -14,9 +14,25 @@ from rest_framework import serializers
 # A serializer of a JSON object: what it reads (a request, a query) or describes (an answer) is a dict, never a model.
 ObjectSerializer = serializers.Serializer[dict[str, Any]]
 
+# Every integer the API reads fits a signed 64-bit column: a larger one can name no row, and SQLite's driver raises
+# OverflowError (a 500) where PostgreSQL answers, so it is refused as bad input (400) before it reaches a query.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _within_64_bits(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The field's bounds, narrowed to 64 bits where it sets none (the schema states them as minimum/maximum)."""
+    if kwargs.get("min_value") is None:
+        kwargs["min_value"] = INT64_MIN
+    if kwargs.get("max_value") is None:
+        kwargs["max_value"] = INT64_MAX
+    return kwargs
+
 
 class StrictIntegerField(serializers.IntegerField):
     default_error_messages = {"invalid": "must be a JSON integer"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**_within_64_bits(kwargs))
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, int) or isinstance(data, bool):
@@ -59,6 +75,9 @@ class QueryIntegerField(serializers.IntegerField):
     """An integer in a query string: digits only (no "12.0", no "1e3")."""
 
     default_error_messages = {"invalid": "must be an integer written in digits"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**_within_64_bits(kwargs))
 
     def to_internal_value(self, data: Any) -> int:
         if not isinstance(data, str) or not data.isascii() or not data.lstrip("-").isdigit():

@@ -1,4 +1,5 @@
-"""Query parameters of the API, parsed strictly and described in the schema (the same serializers do both)."""
+"""Query parameters of the API, parsed strictly and described in the schema (the same serializers do both), and the
+schemas of the path parameters that are not game ids (the URL converters read those)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from typing import Any
 
 from rest_framework.request import Request
 
-from games.api.fields import ObjectSerializer, QueryBooleanField, QueryIntegerField, StrictChoiceField
+from games.api.fields import INT64_MAX, ObjectSerializer, QueryBooleanField, QueryIntegerField, StrictChoiceField
 from games.models import Game
 
 MAX_PAGE_SIZE = 100
+USERNAME_IN_PATH = {"type": "string", "minLength": 1, "maxLength": 150}  # the longest name an account can have
+MESSAGE_ID_IN_PATH = {"type": "integer", "format": "int64", "minimum": 0, "maximum": INT64_MAX}
 
 
 class GamesQuery(ObjectSerializer):

@@ -280,7 +280,7 @@ class RatingsByMapSerializer(ObjectSerializer):
 
 
 class RatingHistorySerializer(ObjectSerializer):
-    game = serializers.UUIDField()
+    game = serializers.UUIDField(allow_null=True, help_text="null: a private game (a public page names none)")
     map = serializers.ChoiceField(choices=["europe", "usa"])
     place = serializers.IntegerField(min_value=1, help_text="the best place of the player's seats")
     before = serializers.FloatField(help_text="the rating shown before the game")
@@ -293,7 +293,7 @@ class RatingHistorySerializer(ObjectSerializer):
 
 
 class TrendPointSerializer(ObjectSerializer):
-    game = serializers.UUIDField()
+    game = serializers.UUIDField(allow_null=True, help_text="null: a private game (a public page names none)")
     at = serializers.DateTimeField()
     decisions = serializers.IntegerField(min_value=0)
     mean_loss = serializers.FloatField(min_value=0)

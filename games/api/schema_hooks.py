@@ -1,13 +1,17 @@
-"""Schema post-processing: the answers every operation can give, whatever its view, and the one body drf-spectacular
-leaves out.
+"""Schema post-processing: the answers every operation can give, whatever its view, and what drf-spectacular
+cannot say of request bodies.
 
 Any request can carry a URL too long for the server (414 `url_too_long`, ttr_server/limits.py), so every
-operation lists it, with the error body. drf-spectacular never describes a DELETE's body, and `DELETE /api/me`
-takes one (the password, docs/API.md): `add_delete_bodies` writes it in from the view's own serializer.
+operation lists it, with the error body; an operation that takes no body lists the 400 a body gets there
+(games/api/bodies.py) and the 413 of one too large. drf-spectacular never describes a DELETE's body, and
+`DELETE /api/me` takes one (the password, docs/API.md): `add_delete_bodies` writes it in from the view's own
+serializer, with the rules between fields that the serializers' `validate` hold (a JSON schema per field cannot
+say them: `oneOf`, `uniqueItems`), so the schema refuses what the server refuses.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from drf_spectacular.generators import SchemaGenerator
@@ -16,6 +20,10 @@ from rest_framework.request import Request
 from games.api.errors import ERROR_STATUSES
 
 EVERYWHERE = (414,)
+WITHOUT_BODY = {  # what an operation that takes no body answers to one (games/api/bodies.py)
+    400: "a body, where this operation takes none (`invalid`, field `body`)",
+    413: ERROR_STATUSES[413],
+}
 
 
 def add_common_errors(
@@ -24,16 +32,25 @@ def add_common_errors(
     error_ref = {"$ref": "#/components/schemas/Error"}
     for path in result.get("paths", {}).values():
         for operation in path.values():
-            for status in EVERYWHERE:
+            answers = {status: ERROR_STATUSES[status] for status in EVERYWHERE}
+            if "requestBody" not in operation:
+                answers.update(WITHOUT_BODY)
+            for status, description in answers.items():
                 operation["responses"].setdefault(
-                    str(status),
-                    {"description": ERROR_STATUSES[status], "content": {"application/json": {"schema": error_ref}}},
+                    str(status), {"description": description, "content": {"application/json": {"schema": error_ref}}}
                 )
     return result
 
 
 # DELETE operations that take a body: path -> the serializer's component (games/api/views_account.py)
 DELETE_BODIES = {"/api/me": "PasswordRequest"}
+
+
+def cross_field_rules() -> dict[str, dict[str, Any]]:
+    """Request components -> the rules between their fields (games/api/serializers.py), merged into them."""
+    from games.api import serializers as s  # (here: the hooks are loaded by the settings, early)
+
+    return {"GameCreate": s.GAME_CREATE_RULES, "Queue": s.QUEUE_RULES, "Read": s.READ_RULES}
 
 
 def add_delete_bodies(
@@ -56,4 +73,16 @@ def add_delete_bodies(
             "required": True,
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}},
         }
+    components = result.get("components", {}).get("schemas", {})
+    for name, rules in cross_field_rules().items():
+        _merge(components[name], copy.deepcopy(rules))
     return result
+
+
+def _merge(schema: dict[str, Any], rules: dict[str, Any]) -> None:
+    """Write `rules` into `schema`: objects merged key by key, anything else set."""
+    for key, value in rules.items():
+        if isinstance(value, dict) and isinstance(schema.get(key), dict):
+            _merge(schema[key], value)
+        else:
+            schema[key] = value

@@ -12,7 +12,14 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import accounts
-from games.api.fields import ObjectSerializer, StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
+from games.api.fields import (
+    INT64_MAX,
+    ObjectSerializer,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+)
 from games.api.moves_schema import MOVE_SCHEMA
 from games.models import BOT_LEVELS, MAP_CHOICES, SPEED_CHOICES
 
@@ -55,6 +62,21 @@ class RegisterSerializer(ObjectSerializer):
     )
 
 
+CLIENT_SEED_HELP = (
+    "your own seed for the game's chance, hex (an even number of digits, at most 64): mixed with the server's "
+    "secret seed, it makes the deck one the server could not choose (docs/FAIRNESS.md)"
+)
+
+
+@extend_schema_field({"type": "string", "pattern": "^([0-9a-fA-F]{2}){0,32}$", "description": CLIENT_SEED_HELP})
+class ClientSeedField(StrictCharField):
+    """Read as a string here; games/chance.py checks it is hex (and the schema says so)."""
+
+
+def client_seed_field() -> ClientSeedField:
+    return ClientSeedField(required=False, allow_blank=True, max_length=64, trim_whitespace=False)
+
+
 class GameCreateSerializer(ObjectSerializer):
     map = StrictChoiceField([m for m, _ in MAP_CHOICES])
     players = StrictIntegerField(min_value=2, max_value=MAX_SEATS)
@@ -73,8 +95,9 @@ class GameCreateSerializer(ObjectSerializer):
     spectators_at_table = StrictBooleanField(
         default=False, help_text="spectators may write in the table's chat (otherwise only in their own channel)"
     )
+    client_seed = client_seed_field()  # the creator's seat's, as `join` takes a joiner's
 
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:  # the schema says the same: GAME_CREATE_RULES
         if data["speed"] == "daily":
             if data.get("turn_seconds") is not None:
                 raise serializers.ValidationError({"turn_seconds": "a daily game's clock is in days: leave it null"})
@@ -87,19 +110,22 @@ class GameCreateSerializer(ObjectSerializer):
         return data
 
 
-CLIENT_SEED_HELP = (
-    "your own seed for the game's chance, hex (an even number of digits, at most 64): mixed with the server's "
-    "secret seed, it makes the deck one the server could not choose (docs/FAIRNESS.md)"
-)
-
-
-@extend_schema_field({"type": "string", "pattern": "^([0-9a-fA-F]{2}){0,32}$", "description": CLIENT_SEED_HELP})
-class ClientSeedField(StrictCharField):
-    """Read as a string here; games/chance.py checks it is hex (and the schema says so)."""
-
-
-def client_seed_field() -> ClientSeedField:
-    return ClientSeedField(required=False, allow_blank=True, max_length=64, trim_whitespace=False)
+MUST_BE_NULL = {"enum": [None], "nullable": True}  # left out or null (OpenAPI 3.0 has no "type": "null")
+# The rules between fields that GameCreateSerializer.validate holds, in the schema (written into its component by
+# games/api/schema_hooks.py): a live game (`speed` left out or "live") has no days, a daily one no `turn_seconds`.
+GAME_CREATE_RULES: dict[str, Any] = {
+    "oneOf": [
+        {
+            "title": "live",
+            "properties": {"speed": {"enum": ["live"]}, "days_per_move": MUST_BE_NULL, "bank_days": MUST_BE_NULL},
+        },
+        {
+            "title": "daily",
+            "required": ["speed"],
+            "properties": {"speed": {"enum": ["daily"]}, "turn_seconds": MUST_BE_NULL},
+        },
+    ]
+}
 
 
 class JoinSerializer(ObjectSerializer):
@@ -131,10 +157,13 @@ class QueueSerializer(ObjectSerializer):
         help_text="seconds of waiting after which bots may fill the empty seats; null: never",
     )
 
-    def validate_players(self, value: list[int]) -> list[int]:
+    def validate_players(self, value: list[int]) -> list[int]:  # the schema says the same: QUEUE_RULES
         if len(set(value)) != len(value):
             raise serializers.ValidationError("each table size once")
         return sorted(value)
+
+
+QUEUE_RULES: dict[str, Any] = {"properties": {"players": {"uniqueItems": True}}}
 
 
 class VacationSerializer(ObjectSerializer):
@@ -145,10 +174,18 @@ class ReadSerializer(ObjectSerializer):
     ids = serializers.ListField(child=StrictIntegerField(min_value=1), required=False, max_length=1000)
     all = StrictBooleanField(required=False)
 
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:  # the schema says the same: READ_RULES
         if ("ids" in data) == bool(data.get("all")):
             raise serializers.ValidationError({"ids": "give the ids to mark read, or all: true"})
         return data
+
+
+READ_RULES: dict[str, Any] = {
+    "oneOf": [
+        {"title": "these", "required": ["ids"], "properties": {"all": {"enum": [False]}}},
+        {"title": "all", "required": ["all"], "properties": {"all": {"enum": [True]}}, "not": {"required": ["ids"]}},
+    ]
+}
 
 
 class BotSerializer(JoinSerializer):
@@ -181,7 +218,7 @@ def move_request(data: Any) -> MoveRequest:
     400 naming the field at fault. Building the serializer's fields was a fifth of a socket move's CPU."""
     if isinstance(data, dict):
         seq, move = data.get("expected_seq"), data.get("move")
-        if type(seq) is int and seq >= 0 and move is not None:  # not a bool; the move's shape is the codec's
+        if type(seq) is int and 0 <= seq <= INT64_MAX and move is not None:  # not a bool; the move's shape is the codec's
             return MoveRequest(seq, move)
     valid = valid_body(MoveRequestSerializer, data)
     return MoveRequest(valid["expected_seq"], valid["move"])

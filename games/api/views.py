@@ -21,6 +21,7 @@ from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication, signed_in
+from games.api.bodies import ApiView
 from games.api.errors import error, error_responses
 from games.codec import move_from_dict
 from games.models import Game
@@ -36,7 +37,9 @@ class GamesPagination(PageNumberPagination):
     max_page_size = q.MAX_PAGE_SIZE
 
 
-class GamesView(APIView):
+class GamesView(ApiView):
+    body_methods = frozenset({"post"})
+
     @extend_schema(
         operation_id="games_list",
         parameters=[q.GamesQuery],
@@ -63,17 +66,19 @@ class GamesView(APIView):
         game = services.game_create(
             user, map_name=data["map"], players=data["players"], ranked=data["ranked"], clock=clock,
             fallback_bot=data["fallback_bot"], private=data["private"], spectators_at_table=data["spectators_at_table"],
+            client_seed=data.get("client_seed", ""),
         )
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=user), status=status.HTTP_201_CREATED)
 
 
-class GameView(APIView):
+class GameView(ApiView):
     @extend_schema(operation_id="game_retrieve", responses={200: r.GameSummarySerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.game_summary(selectors.game_get(game_id), viewer=request.user))
 
 
-class JoinView(APIView):
+class JoinView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=s.JoinSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
@@ -87,7 +92,8 @@ class JoinView(APIView):
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
-class BotsView(APIView):
+class BotsView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=s.BotSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
@@ -98,7 +104,8 @@ class BotsView(APIView):
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
-class StartView(APIView):
+class StartView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=s.StartSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
@@ -112,12 +119,12 @@ class StartView(APIView):
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
-class ResignView(APIView):
+class ResignView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
         request=None,
-        responses={200: r.GameSummarySerializer, **error_responses(401, 403, 404, 409, 413, 415)},
+        responses={200: r.GameSummarySerializer, **error_responses(400, 401, 403, 404, 409, 413)},
         description="Leave the game: its fallback bot plays your seat from now on (a `seat_resigned` event). "
         "In a ranked game you are rated last.",
     )
@@ -127,7 +134,7 @@ class ResignView(APIView):
         return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
 
 
-class OneGameView(APIView):
+class OneGameView(ApiView):
     """A view of the game in the URL. The hot endpoints of a move (/state, /legal-moves, /moves, /events) read the
     game and check the token in one statement (games/game_rows.py); a session's request reads the game alone."""
 
@@ -149,7 +156,7 @@ class StateView(OneGameView):
         return Response(selectors.game_state(self.game(), user=request.user))
 
 
-class ReplayView(APIView):
+class ReplayView(ApiView):
     @extend_schema(
         parameters=[q.ReplayQuery],
         responses={200: r.StateSerializer, **error_responses(400, 401, 404)},
@@ -171,6 +178,7 @@ class LegalMovesView(OneGameView):
 
 
 class MovesView(OneGameView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=s.MoveRequestSerializer, responses={201: r.EventsSerializer, **WRITE_ERRORS})
@@ -192,7 +200,7 @@ class EventsView(OneGameView):
         return Response(selectors.events_since(game, user=request.user, after=after))
 
 
-class AuditView(APIView):
+class AuditView(ApiView):
     @extend_schema(
         responses={
             (200, "application/jsonl"): OpenApiResponse(str, description="one JSON event a line, with hash and prev_hash"),
@@ -209,25 +217,25 @@ class AuditView(APIView):
         return HttpResponse(lines, content_type="application/jsonl")
 
 
-class CheckpointView(APIView):
+class CheckpointView(ApiView):
     @extend_schema(responses={200: r.CheckpointSerializer, **error_responses(401, 404, 409)})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(signing.checkpoint_json(services.game_checkpoint(selectors.game_get(game_id))))
 
 
-class KeysView(APIView):
+class KeysView(ApiView):
     @extend_schema(responses={200: r.KeysSerializer, **error_responses(401)})
     def get(self, request: Request) -> Response:
         return Response(signing.keys_json())
 
 
-class VerifyView(APIView):
+class VerifyView(ApiView):
     @extend_schema(responses={200: r.VerifySerializer, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(verify_game(selectors.game_get(game_id)))
 
 
-class ScoreView(APIView):
+class ScoreView(ApiView):
     @extend_schema(responses={200: r.ScoreSerializer, **error_responses(401, 404, 409)})
     def get(self, request: Request, game_id: str) -> Response:
         return Response(selectors.game_score(selectors.game_get(game_id)))

@@ -15,12 +15,12 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
-from rest_framework.views import APIView
 
 from games import account_settings, links, matchmaker, password_guard, privacy, vacations
 from games.api import responses as r
 from games.api.auth import AuthThrottle
 from games.api.authentication import signed_in
+from games.api.bodies import ApiView
 from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
@@ -31,8 +31,8 @@ from games.models import NOTIFICATION_KINDS
 ADDRESS_MAX = 254
 TOKEN_MAX = 1000
 INVALID_TOKEN = OpenApiResponse(
-    ErrorSerializer, description="invalid input (`invalid`), or a link that is not valid, has expired or is stale "
-    "(`invalid_token`)"
+    ErrorSerializer, description="a link that is not valid, has expired or is stale (`invalid_token`): it names "
+    "nothing to do"
 )
 
 
@@ -131,7 +131,8 @@ class PasswordSerializer(ObjectSerializer):
     password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
 
 
-class MeView(APIView):
+class MeView(ApiView):
+    body_methods = frozenset({"patch", "delete"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -176,7 +177,7 @@ class MeView(APIView):
         return [AuthThrottle()] if self.request.method == "DELETE" else super().get_throttles()
 
 
-class ExportView(APIView):
+class ExportView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -200,7 +201,7 @@ def _queue(user: User) -> dict[str, Any] | None:
         return None
 
 
-class _LinkView(APIView):
+class _LinkView(ApiView):
     """Opened from a mail: the token is the credential, so no login, no session (no CSRF) and no throttle."""
 
     authentication_classes: list[type[BaseAuthentication]] = []
@@ -208,9 +209,11 @@ class _LinkView(APIView):
 
 
 class EmailConfirmView(_LinkView):
+    body_methods = frozenset({"post"})
+
     @extend_schema(
         operation_id="me_email_confirm", request=LinkTokenSerializer,
-        responses={200: ConfirmedSerializer, 400: INVALID_TOKEN, **error_responses(413, 415)},
+        responses={200: ConfirmedSerializer, 404: INVALID_TOKEN, **error_responses(400, 413, 415)},
         description="Confirm an address with the token of the link mailed to it (no login needed).",
     )
     def post(self, request: Request) -> Response:
@@ -218,9 +221,11 @@ class EmailConfirmView(_LinkView):
 
 
 class UnsubscribeView(_LinkView):
+    body_methods = frozenset({"post"})
+
     @extend_schema(
         operation_id="me_unsubscribe", request=LinkTokenSerializer,
-        responses={200: UnsubscribedSerializer, 400: INVALID_TOKEN, **error_responses(413, 415)},
+        responses={200: UnsubscribedSerializer, 404: INVALID_TOKEN, **error_responses(400, 413, 415)},
         description="Stop mailing the kind of notification the token of a mail's link names (no login needed).",
     )
     def post(self, request: Request) -> Response:

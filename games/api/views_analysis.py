@@ -6,17 +6,17 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import analyses, hints, selectors
 from games.api import responses as r
 from games.api.authentication import signed_in
+from games.api.bodies import ApiView
 from games.api.errors import error_responses
 
 IN_PROGRESS = OpenApiResponse(r.AnalysisProgressSerializer, description="queued, or running: how far it is")
 
 
-class AnalysisView(APIView):
+class AnalysisView(ApiView):
     @extend_schema(
         responses={200: r.AnalysisSerializer, 202: IN_PROGRESS, **error_responses(401, 404, 409)},
         description="The strong bot's analysis of a finished game: 404 `not_analysed` until a player asks for it, "
@@ -39,7 +39,7 @@ class AnalysisView(APIView):
         return Response(body, status=code)
 
 
-class HintView(APIView):
+class HintView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(

@@ -9,13 +9,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import inbox, invitations, matchmaker, rematch, selectors, vacations
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.authentication import signed_in
+from games.api.bodies import ApiView
 from games.api.errors import error_responses
 from games.api.views import WRITE_ERRORS
 from games.models import Notification
@@ -23,7 +23,8 @@ from games.models import Notification
 READ_ERRORS = error_responses(401, 403)
 
 
-class QueueView(APIView):
+class QueueView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -49,7 +50,8 @@ class QueueView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class InviteView(APIView):
+class InviteView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -66,11 +68,11 @@ class InviteView(APIView):
         )
 
 
-class RematchView(APIView):
+class RematchView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: r.RematchSerializer, **error_responses(401, 403, 404, 409, 413, 415)},
+        request=None, responses={200: r.RematchSerializer, **error_responses(400, 401, 403, 404, 409, 413)},
         description="Offer a rematch of a finished game, or accept the offer standing. Once every person has "
         "accepted, `game` names the new game (same map, seats and bots; the next seat plays first).",
     )
@@ -79,7 +81,7 @@ class RematchView(APIView):
         return Response({"offer": rematch.offer_json(rematch.rematch(game.pk, signed_in(request.user)))})
 
 
-class MyGamesView(APIView):
+class MyGamesView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -90,7 +92,8 @@ class MyGamesView(APIView):
         return Response(selectors.my_games(signed_in(request.user)))
 
 
-class VacationView(APIView):
+class VacationView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(operation_id="vacation_status", responses={200: r.VacationStatusSerializer, **READ_ERRORS})
@@ -114,7 +117,7 @@ class VacationView(APIView):
         return Response(vacations.end(signed_in(request.user)))
 
 
-class NotificationsView(APIView):
+class NotificationsView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
@@ -129,7 +132,8 @@ class NotificationsView(APIView):
         return Response({"results": [inbox.as_json(row) for row in rows.order_by("-pk")[:100]]})
 
 
-class NotificationsReadView(APIView):
+class NotificationsReadView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(

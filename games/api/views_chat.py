@@ -3,22 +3,24 @@ over the game's socket (games/realtime/consumer.py). Thin views, as in games/api
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import accounts, chat, selectors
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.authentication import signed_in
+from games.api.bodies import ApiView
 from games.api.errors import error_responses
+from games.api.fields import INT64_MAX
 from games.errors import ServiceError
 
 
-class ChatView(APIView):
+class ChatView(ApiView):
     @extend_schema(
         parameters=[q.ChatQuery], responses={200: r.ChatLinesSerializer, **error_responses(400, 401, 404)},
         description="The game's chat lines after `after` that you may read (the table; the spectators' channel "
@@ -30,24 +32,29 @@ class ChatView(APIView):
         return Response({"results": [line.as_dict() for line in chat.visible(game, viewer=request.user, after=after)]})
 
 
-class ChatReportView(APIView):
+class ChatReportView(ApiView):
+    body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
+        parameters=[OpenApiParameter("message_id", q.MESSAGE_ID_IN_PATH, OpenApiParameter.PATH, description="its `id`")],
         request=s.ChatReportSerializer,
         responses={200: r.ReportedSerializer, **error_responses(400, 401, 403, 404, 413, 415)},
         description="Tell staff about a chat line you can read (once: a second report changes nothing).",
     )
     def post(self, request: Request, message_id: int) -> Response:
+        if message_id > INT64_MAX:  # the path's digits name no line; SQLite's driver could not even ask
+            raise ValidationError({"message_id": [f"must be at most {INT64_MAX}"]})
         data = s.valid_body(s.ChatReportSerializer, request.data if request.data else {})
         chat.report(message_id, reporter=signed_in(request.user), reason=data.get("reason", ""))
         return Response({"reported": True})
 
 
-class MuteView(APIView):
+class MuteView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
+        parameters=[OpenApiParameter("username", q.USERNAME_IN_PATH, OpenApiParameter.PATH, description="in any case")],
         request=None, responses={200: r.MutedSerializer, **error_responses(401, 403, 404, 409)},
         description="Stop receiving this person's chat lines, in every game (only you are affected).",
     )
@@ -55,6 +62,7 @@ class MuteView(APIView):
         return self.mute(request, username, on=True)
 
     @extend_schema(
+        parameters=[OpenApiParameter("username", q.USERNAME_IN_PATH, OpenApiParameter.PATH, description="in any case")],
         request=None, responses={200: r.MutedSerializer, **error_responses(401, 403, 404, 409)},
         description="Receive this person's chat lines again.",
     )

@@ -6,11 +6,11 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from games import accounts, analyses, ratings
+from games import accounts, analyses, ratings, selectors
 from games.api import queries as q
 from games.api import responses as r
+from games.api.bodies import ApiView
 from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer, QueryIntegerField, StrictChoiceField
 from games.api.views import GamesPagination
@@ -23,7 +23,7 @@ class LeaderboardQuery(ObjectSerializer):
     page_size = QueryIntegerField(min_value=1, max_value=q.MAX_PAGE_SIZE, required=False)
 
 
-class LeaderboardView(APIView):
+class LeaderboardView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
@@ -44,12 +44,12 @@ class LeaderboardView(APIView):
         return paginator.get_paginated_response([ratings.leaderboard_entry(rating) for rating in page])
 
 
-class PlayerView(APIView):
+class PlayerView(ApiView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
         operation_id="user_retrieve",
-        parameters=[OpenApiParameter("username", str, OpenApiParameter.PATH, description="in any case")],
+        parameters=[OpenApiParameter("username", q.USERNAME_IN_PATH, OpenApiParameter.PATH, description="in any case")],
         responses={
             200: r.PlayerSerializer,
             **error_responses(401),
@@ -62,4 +62,5 @@ class PlayerView(APIView):
         user = None if "\x00" in username or len(username) > 100 else accounts.user_named(username)
         if user is None:
             return error("not_found", "no such user", 404)
-        return Response({**ratings.player_profile(user), "analysis": analyses.player_analysis(user)})
+        profile = {**ratings.player_profile(user), "analysis": analyses.player_analysis(user)}
+        return Response(selectors.public_page(profile))

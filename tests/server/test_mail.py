@@ -385,7 +385,7 @@ def test_bad_stale_and_forged_tokens_are_refused_and_change_nothing(
         response = bob.post(path, {"token": token}, format="json")
         data = body(response)
         if token:
-            assert response.status_code == 400 and data["code"] == "invalid_token", (path, token, data)
+            assert response.status_code == 404 and data["code"] == "invalid_token", (path, token, data)
             assert data["field"] == "token" and data["detail"]
         else:
             assert_error(response, 400, "invalid")
