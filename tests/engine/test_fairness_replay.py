@@ -135,3 +135,24 @@ def test_x_rng_2_without_seeds_a_reshuffle_that_is_no_order_of_the_discards_is_f
     other = "red" if cards[0] != "red" else "blue"
     difference = log_replayed(changed(log, at, cards=(other, *cards[1:])), None).difference
     assert difference is not None and (difference.seq, difference.field) == (at + 1, "cards"), difference
+
+
+def test_x_rng_2_an_aborted_game_replays_to_its_abort_and_its_seed_may_not_be_revealed_earlier(
+    log: list[ev.Event],
+) -> None:
+    at = first(log, ev.TurnEnded)
+    reveal = ev.SeedsRevealed(SEEDS.server.hex())
+    aborted = [*log[: at + 1], ev.GameAborted(staff=1, reason="test"), reveal]
+    replayed = log_replayed(aborted, SEEDS.game_seed())
+    assert replayed.difference is None and replayed.over, replayed
+    early = log_replayed([*log[: at + 1], reveal, *log[at + 1 :]], SEEDS.game_seed()).difference
+    assert early is not None and (early.seq, early.type) == (at + 2, "seeds_revealed"), early
+    twice = log_replayed([*log, ev.GameAborted(staff=1, reason="late")], SEEDS.game_seed()).difference
+    assert twice is not None and twice.seq == len(log) + 1, twice
+
+
+def test_x_rng_2_the_servers_facts_between_moves_are_taken_as_they_stand(log: list[ev.Event]) -> None:
+    at = first(log, ev.TurnEnded) + 1
+    facts = [ev.HintUsed(seat=1), ev.TurnTimedOut(seat=1, seconds=60, bot="greedy"), ev.SeatResigned(seat=1, bot="greedy")]
+    replayed = log_replayed([*log[:at], *facts, *log[at:]], SEEDS.game_seed())
+    assert replayed.difference is None and replayed.over and replayed.events == len(log) + 3, replayed
