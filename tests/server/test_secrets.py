@@ -132,7 +132,7 @@ def test_without_keys_production_refuses_to_sign_rather_than_derive_a_key(produc
     """Finding 1 of #30: with no keys configured, the checkpoint key was derived from SECRET_KEY."""
     with pytest.raises(ImproperlyConfigured, match="signing_keys --generate"):
         signing.keys()
-    with pytest.raises(SystemCheckError, match="games.E001"):
+    with pytest.raises(SystemCheckError, match=r"games\.E001"):
         call_command("check")
     call_command("signing_keys", "--generate")
     call_command("check")
@@ -202,7 +202,7 @@ def test_a_site_that_signed_with_its_own_derived_key_keeps_those_checkpoints_che
     settings.TTR_SIGNING_KEYS = ""
     call_command("signing_keys", "--generate")
     keys = body(APIClient().get("/api/keys"))
-    assert [k["id"] for k in keys["keys"]][0] == derived["id"]
+    assert keys["keys"][0]["id"] == derived["id"]
     assert "private_key" not in json.dumps(json.loads(production_keys.read_text())[0])
     assert offline_check(tmp_path, audit_lines(APIClient(), game), keys).returncode == 0
 
@@ -213,7 +213,7 @@ def test_a_site_that_signed_with_its_own_derived_key_keeps_those_checkpoints_che
 
     Checkpoint.objects.filter(game_id=game).update(key_id=local_secrets.derived_key(OLD_DEFAULT)["id"])
     call_command("signing_keys", "--generate")
-    assert [entry["id"] for entry in local_secrets.read_signing_keys(public_file)][0].startswith("k-")
+    assert [entry["id"][:2] for entry in local_secrets.read_signing_keys(public_file)] == ["k-"]
 
 
 def test_the_stack_generates_its_secrets_on_first_start_and_keeps_them(tmp_path: Path) -> None:
