@@ -1,0 +1,30 @@
+"""Findings 2 and 11 of #30 on the production stack (ttr_server/stack.py, DEBUG=0, JSON logs): no token,
+password or link token in any file the stack wrote, and every line its web processes and its migration wrote is
+one JSON object."""
+
+from __future__ import annotations
+
+from tests.faults.harness import Harness
+from tests.server import log_secrets
+
+
+def test_no_secret_a_session_hands_over_is_in_any_line_the_stack_writes(stack: Harness) -> None:
+    """Finding 2 of #30: sockets opened with `?token=` and with the `token.` subprotocol, a login, a wrong
+    password, an invitation link, an e-mail confirmation and an unsubscribe link; then every log the stack's
+    processes wrote holds none of their secrets."""
+    secret_values = log_secrets.drive(stack.urls[0], stack.var_dir, "stacksecret")
+    logs = stack.var_dir / "logs"
+    log_secrets.wait_for(log_secrets.REDACTED_SOCKET, [logs])
+    assert log_secrets.leaks(log_secrets.written([stack.var_dir]), secret_values) == []
+
+
+def test_the_web_processes_and_the_migration_write_json_lines_only(stack: Harness) -> None:
+    """Finding 11 of #30: under the production log format the migration's report and the web processes' start-up
+    lines are JSON lines like the rest (they were Django's and uvicorn's plain text)."""
+    logs = stack.var_dir / "logs"
+    written = {path.name: path.read_text(errors="replace") for path in logs.glob("*.log")}
+    assert "Applying games.0001_initial" in written["migrate.log"]
+    assert "Uvicorn running on" in written["web-0.log"]
+    plain = {name: log_secrets.not_json(text)[:3] for name, text in written.items()
+             if name == "migrate.log" or name.startswith("web-")}
+    assert all(lines == [] for lines in plain.values()), plain
