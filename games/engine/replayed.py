@@ -22,8 +22,8 @@ from .decide import score_ended, step
 from .draws import Draws
 from .errors import IllegalMove
 from .evolve import evolve_in_place
-from .fairness import FairDraws
 from .played import ASIDE, move_named_at
+from .seeds import FairDraws
 from .setup import begin
 from .state import State
 
