@@ -38,6 +38,8 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 import psycopg  # noqa: E402
 
+from ttr_server import local_secrets  # noqa: E402
+
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/ttr_bench"
 PORT = 8765
 
@@ -63,6 +65,7 @@ def server_env(url: str) -> dict[str, str]:
         TTR_VAR_DIR=str(ROOT / "var" / "bench"),
     )
     env.pop("REDIS_URL", None)  # the HTTP path under test needs no channel layer fan-out yet
+    local_secrets.ensure(local_secrets.default_directory(env))  # a production process needs secrets of its own
     return env
 
 

@@ -31,6 +31,8 @@ from typing import Any
 
 import httpx
 
+from ttr_server import local_secrets
+
 ROOT = Path(__file__).resolve().parents[2]
 LINUX = Path("/proc/self/stat").exists()
 # what test-env, a shell or this process's settings may have set (the metrics directory follows TTR_VAR_DIR)
@@ -220,6 +222,7 @@ def production_env(var_dir: Path, database_url: str, redis_url: str, queue: str)
         TTR_VAR_DIR=str(var_dir), DATABASE_URL=database_url, REDIS_URL=redis_url, TTR_TASK_QUEUE=queue,
         DEBUG="0", PYTHONUNBUFFERED="1",
     )
+    local_secrets.ensure(local_secrets.default_directory(env))  # a production process needs secrets of its own
     return env
 
 
