@@ -53,13 +53,13 @@ COMMANDS: dict[str, list[str]] = {
         "--timeout-graceful-shutdown", str(GRACE_SECONDS), "--proxy-headers", "--no-server-header",
         "--ws-per-message-deflate", "false",
     ],
-    "worker": ["celery", "-A", "ttr_server", "worker", "-Q", "celery", "-n", "default@%h", "--loglevel=INFO",
+    "worker": ["celery", "-A", "ttr_server", "-q", "worker", "-Q", "celery", "-n", "default@%h", "--loglevel=INFO",
                "--concurrency=2", *WORKER_QUIET],
-    "worker-strong": ["celery", "-A", "ttr_server", "worker", "-Q", "celery-strong", "-n", "strong@%h",
+    "worker-strong": ["celery", "-A", "ttr_server", "-q", "worker", "-Q", "celery-strong", "-n", "strong@%h",
                       "--loglevel=INFO", "--concurrency=2", "--prefetch-multiplier=1", *WORKER_QUIET],
-    "worker-analysis": ["celery", "-A", "ttr_server", "worker", "-Q", "celery-analysis", "-n", "analysis@%h",
+    "worker-analysis": ["celery", "-A", "ttr_server", "-q", "worker", "-Q", "celery-analysis", "-n", "analysis@%h",
                         "--loglevel=INFO", "--concurrency=1", "--prefetch-multiplier=1", *WORKER_QUIET],
-    "beat": ["celery", "-A", "ttr_server", "beat", "--loglevel=WARNING"],
+    "beat": ["celery", "-A", "ttr_server", "-q", "beat", "--loglevel=WARNING"],
 }
 
 

@@ -107,7 +107,7 @@ ANALYSIS_NICE = 10  # the analysis worker shares this machine's cores with moves
 
 
 def _start(arguments: list[str], *, nice: int = 0) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "celery", "-A", "ttr_server", *arguments]
+    command = [sys.executable, "-m", "celery", "-A", "ttr_server", "-q", *arguments]  # -q: no banner, log lines only
     if nice:
         command = ["nice", "-n", str(nice), *command]
     return subprocess.Popen(command, preexec_fn=children.die_with_parent(os.getpid()))
