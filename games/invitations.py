@@ -3,7 +3,9 @@
 A private game has one link at a time (an invitation to nobody in particular, which its creator passes on);
 when it seats someone and seats are still free, a new link replaces it. The creator may also invite a person
 by name: that token is theirs alone, and reaches them as an `invitation` notification. A used token is refused
-(`invite_used`), so a forwarded link cannot seat a second person.
+(`invite_used`), so a forwarded link cannot seat a second person. When its creator's account is erased
+(games/erasure.py) the game's unused invitations are withdrawn (`withdraw`): a token of theirs is then refused as
+`invite_invalid`.
 """
 
 from __future__ import annotations
@@ -16,11 +18,20 @@ from django.utils import timezone
 
 from games import accounts, inbox
 from games.errors import ServiceError
-from games.models import Game, GameId, Invitation, map_name
+from games.models import Game, GameId, Invitation, Notification, map_name
 
 
 def new_link(game: Game) -> Invitation:
     return Invitation.objects.create(game=game, token=secrets.token_urlsafe(24))
+
+
+def withdraw(game: Game) -> None:
+    """Withdraw the game's unused invitations (its link and those sent by name, with their `invitation`
+    notifications, which carry the token); used ones stay, the record of who joined by which."""
+    unused = Invitation.objects.filter(game=game, used_at__isnull=True)
+    invitees = [pk for pk in unused.values_list("invitee_id", flat=True) if pk is not None]
+    Notification.objects.filter(kind="invitation", game=game, user_id__in=invitees).delete()
+    unused.delete()
 
 
 def link_token(game: Game) -> str | None:

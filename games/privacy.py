@@ -4,10 +4,12 @@ DELETE /api/me), which leaves every game log, audit export, checkpoint and ratin
 The logs name seats, and the rating history names account ids, never a person's name or address, so erasure
 changes neither: the account stays as a tombstone under a stable pseudonym ("player-7f3a9c02"), its name, e-mail
 address, settings, sessions, tokens, notifications, queue entry, vacations and chat lines (with the mutes and reports
-it made) gone, its password unusable. Its seats
-in games still running are resigned first (the game's fallback bot plays on), and other people's notifications that
-named it ("Ann offers a rematch") name the pseudonym instead. What is not erased here: the process logs, which an
-operator keeps for a limited time (README, Production).
+it made) gone, its password unusable. First, in the same transaction, nothing it took part in is left waiting
+for it (games/erasure.py): its seats in games still running are resigned (the game's fallback bot plays on), its
+seats in games not started are freed, a game it created and nobody started passes to the next person seated (or
+goes), its invitations and rematch acceptances are withdrawn. Other people's notifications that named it ("Ann
+offers a rematch") name the pseudonym instead. What is not erased here: the process logs, which an operator keeps
+for a limited time (README, Production).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
-from games import account_settings, services
+from games import account_settings, erasure
 from games.models import (
     Account,
     Analysis,
@@ -101,13 +103,11 @@ def pseudonym(user: User) -> str:
 
 
 def erase(user: User) -> None:
-    """Erase `user`'s personal data (see the module): what stays is a tombstone under a pseudonym."""
-    for game_id in Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, stand_in__isnull=True).values_list(
-        "game_id", flat=True
-    ):
-        services.game_resign(game_id, user=user)
-    QueueEntry.objects.filter(user=user).delete()
+    """Erase `user`'s personal data (see the module): what stays is a tombstone under a pseudonym. One
+    transaction: a failure leaves the account and its games as they were."""
     with transaction.atomic():
+        User.objects.select_for_update().get(pk=user.pk)  # two erasures of one account: one after the other
+        erasure.hand_over(user)
         old, new = user.username, pseudonym(user)
         user.username, user.email, user.first_name, user.last_name = new, "", "", ""
         user.is_active = False

@@ -160,9 +160,11 @@ class MeView(ApiView):
         operation_id="me_destroy", request=PasswordSerializer,
         responses={204: None, **error_responses(400, 401, 413, 415, 429)},
         description="Erase your personal data: your name becomes a pseudonym, your e-mail address, settings, sessions, "
-        "tokens and notifications go, your seats in games still running are resigned. Every game log, audit export and "
-        "rating history still verifies (they name seats and account ids, never a person). Wrong password: 400 "
-        "`bad_credentials`.",
+        "tokens and notifications go, your seats in games still running are resigned (the game's fallback bot plays on), "
+        "your seats in games not started are freed, a game you created and nobody started passes to the next person "
+        "seated (deleted if nobody is), your invitations, queue entry and rematch acceptances are withdrawn. Every "
+        "game log, audit export and rating history still verifies (they name seats and account ids, never a person). "
+        "Wrong password: 400 `bad_credentials`.",
     )
     def delete(self, request: Request) -> Response:
         user = signed_in(request.user)
