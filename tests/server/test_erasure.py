@@ -167,6 +167,35 @@ def test_the_queue_entry_and_an_unformed_rematch_are_withdrawn() -> None:
     assert offer.game_id is None
 
 
+def test_an_erasure_that_fails_half_way_leaves_the_account_and_its_games_as_they_were(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Finding 3 of #30: the hand-over and the anonymisation are one transaction. A failure after the games were
+    handed over (here: while the sessions are forgotten) leaves the seats, the log, the invitations, the queue entry
+    and the account as they were."""
+    ann, bob = person("half-ann"), person("half-bob")
+    playing = services.game_create(ann, map_name="usa", players=2)
+    services.game_join(playing.pk, user=bob)
+    services.game_start(playing.pk, user=ann)
+    waiting = services.game_create(ann, map_name="usa", players=3, private=True)
+    link = Invitation.objects.get(game=waiting).token
+    QueueEntry.objects.create(user=ann, map="usa", counts=[2], since=playing.created_at)
+    seq = Game.objects.get(pk=playing.pk).seq
+
+    def broken(user: User) -> None:
+        raise RuntimeError("the session store failed")
+
+    monkeypatch.setattr(privacy, "_forget_sessions", broken)
+    with pytest.raises(RuntimeError), committed():
+        privacy.erase(ann)
+    ann.refresh_from_db()
+    assert ann.username.startswith("half-ann") and ann.is_active
+    assert Game.objects.get(pk=playing.pk).seq == seq and not Seat.objects.get(game=playing, user=ann).stand_in
+    assert Game.objects.get(pk=waiting.pk).created_by == ann and Seat.objects.filter(game=waiting, user=ann).exists()
+    assert Invitation.objects.filter(token=link, used_at__isnull=True).exists()
+    assert QueueEntry.objects.filter(user=ann).exists()
+
+
 MOMENTS = st.one_of(
     st.just(("open", 0)),
     st.tuples(st.just("setup"), st.integers(0, 2)),  # the ticket choice, some seats having chosen
