@@ -135,29 +135,46 @@ export class GameState {
     this.ui.renderLog();
   }
 
+  hasEvent(type) { return this.events.some((e) => e.type === type); }
+
+  // /score answers 409 until a worker has scored the game: the page first waits for game_scored in the log, pushed
+  // by the socket or, on a page without one, read every 0.7 s, so a normal session asks nothing that fails. A game
+  // an operator aborted is never scored: nothing more to wait for.
   async loadScore() {
+    if (this.scoreLoading) return;
+    if (this.hasEvent("game_aborted")) {
+      this.finish();
+      return;
+    }
+    if (!this.hasEvent("game_scored")) {
+      clearTimeout(this.scoreTimer);
+      this.scoreTimer = setTimeout(() => this.loadEvents().catch(() => {}).then(() => this.loadScore()), 700);
+      return;
+    }
+    this.scoreLoading = true;
     try {
-      this.score = await get(`/games/${this.id}/score`);
-      // The whole log again: game_scored, which a page opened unscored has not heard of, and the bots' reasons,
-      // which name their tickets and so are read by the other seats only once the game is over.
+      const score = await get(`/games/${this.id}/score`);
+      // The whole log again: the bots' reasons, which name their tickets and so are read by the other seats only
+      // once the game is over. The score is kept only then, so the final table is never drawn beside a log
+      // without them.
       const all = await get(`/games/${this.id}/events?after=0`).catch(() => null);
       if (all) {
         this.events = all.events;
         this.ui.renderLog();
       }
-      this.closed = true; // nothing more can happen in this game
-      this.socket?.close();
-      this.ui.render();
+      this.score = score;
+      this.finish();
     } catch (err) {
-      if (!(err instanceof ApiError) || err.body.code !== "not_scored") return;
-      if (err.body.end_reason === "aborted") { // an operator ended it: never scored, nothing more to wait for
-        this.closed = true;
-        this.socket?.close();
-        this.ui.render();
-        return;
-      }
-      setTimeout(() => this.loadScore(), 700);
+      if (!(err instanceof ApiError)) setTimeout(() => this.loadScore(), 700); // the network failed: ask again
+    } finally {
+      this.scoreLoading = false;
     }
+  }
+
+  finish() {
+    this.closed = true; // nothing more can happen in this game
+    this.socket?.close();
+    this.ui.render();
   }
 
   // ---- live updates

@@ -18,13 +18,14 @@ def test_no_secret_a_session_hands_over_is_in_any_line_the_stack_writes(stack: H
     assert log_secrets.leaks(log_secrets.written([stack.var_dir]), secret_values) == []
 
 
-def test_the_web_processes_and_the_migration_write_json_lines_only(stack: Harness) -> None:
-    """Finding 11 of #30: under the production log format the migration's report and the web processes' start-up
-    lines are JSON lines like the rest (they were Django's and uvicorn's plain text)."""
+def test_every_process_of_the_stack_and_the_migration_write_json_lines_only(stack: Harness) -> None:
+    """Finding 11 of #30: under the production log format the migration's report, the web processes' start-up lines
+    and the workers' and beat's are JSON lines like the rest (they were Django's and uvicorn's plain text, and
+    Celery's banners)."""
     logs = stack.var_dir / "logs"
     written = {path.name: path.read_text(errors="replace") for path in logs.glob("*.log")}
     assert "Applying games.0001_initial" in written["migrate.log"]
     assert "Uvicorn running on" in written["web-0.log"]
-    plain = {name: log_secrets.not_json(text)[:3] for name, text in written.items()
-             if name == "migrate.log" or name.startswith("web-")}
+    assert "ready." in written["worker-0.log"] and "beat.log" in written
+    plain = {name: log_secrets.not_json(text)[:3] for name, text in written.items()}
     assert all(lines == [] for lines in plain.values()), plain
