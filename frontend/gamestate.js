@@ -18,7 +18,9 @@
 import { clientSeed, get, openSocket, post, session, ApiError } from "./api.js";
 import { t } from "./i18n.js";
 
-const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404; // the socket's close codes (games/realtime)
+// The socket's close codes (games/realtime, docs/API.md): 4008 closes a person's oldest socket when they open one
+// too many (a tab long hidden): it comes back when it is shown again, rather than knock off another tab's socket.
+const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404, CLOSE_TOO_MANY_SOCKETS = 4008;
 
 export class GameState {
   constructor(id, ui) {
@@ -195,6 +197,7 @@ export class GameState {
         return this.fail(new Error(t("game.gone")));
       }
       if (event.code === CLOSE_UNAUTHORISED) session.expire(); // the next socket watches as anyone
+      if (event.code === CLOSE_TOO_MANY_SOCKETS && document.hidden) return; // reconnectNow when shown
       this.retry = Math.min((this.retry || 0) + 1, 5);
       const delay = event.code === CLOSE_UNAUTHORISED ? 0 : 250 * 2 ** this.retry + Math.random() * 250;
       this.reconnectTimer = setTimeout(() => this.connect(), delay);
