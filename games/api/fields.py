@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 # A serializer of a JSON object: what it reads (a request, a query) or describes (an answer) is a dict, never a model.
@@ -56,6 +57,20 @@ class StrictCharField(serializers.CharField):
         if not isinstance(data, str):
             self.fail("invalid")
         return str(super().to_internal_value(data))
+
+
+NO_NUL = "^[^\\u0000]*$"  # DRF refuses a NUL in every string (PostgreSQL could not store it): the schema says so
+
+
+class StrictCharFieldSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]  # (its registry)
+    """A StrictCharField's schema states that it holds no NUL (fields with a schema of their own state more)."""
+
+    target_class = StrictCharField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "pattern": NO_NUL} if "pattern" not in schema and "format" not in schema else schema
 
 
 class StrictChoiceField(serializers.ChoiceField):

@@ -76,7 +76,22 @@ def add_delete_bodies(
     components = result.get("components", {}).get("schemas", {})
     for name, rules in cross_field_rules().items():
         _merge(components[name], copy.deepcopy(rules))
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            if _names_a_field(_request_schema(operation, components)):
+                operation["requestBody"]["required"] = True  # no body is {}, which names none: refused
     return result
+
+
+def _request_schema(operation: dict[str, Any], components: dict[str, Any]) -> dict[str, Any]:
+    ref = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    return dict(components.get(ref.get("$ref", "").rpartition("/")[2], {}))
+
+
+def _names_a_field(schema: dict[str, Any]) -> bool:
+    """Whether every body this schema allows names at least one field (so no body at all is refused)."""
+    branches = schema.get("oneOf", [])
+    return bool(schema.get("required")) or (bool(branches) and all(b.get("required") for b in branches))
 
 
 def _merge(schema: dict[str, Any], rules: dict[str, Any]) -> None:

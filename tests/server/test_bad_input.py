@@ -108,6 +108,7 @@ def test_a_body_sent_to_resign_is_refused_and_the_seat_stays(content_type: str, 
     response = ada.generic("POST", url(game, "resign"), data, content_type=content_type)
     assert _field(response) == "body"
     assert not Seat.objects.get(game_id=game, number=0).stand_in
+    assert ada.generic("PUT", url(game, "resign"), data, content_type=content_type).status_code == 405  # not a body
     assert ada.post(url(game, "resign"), {}, format="json").status_code == 200  # no body, or {}: as before
     assert Seat.objects.get(game_id=game, number=0).stand_in
 

@@ -10,6 +10,10 @@ current seq, often enough that moves really are made and refused by the rules.
 Configuration rather than exceptions: for four operations a 400 is the contract's answer to a well-formed
 request that the server's state refuses (docs/API.md: `bad_credentials`, `username_taken`, a common password,
 `illegal_move` with its rule), so schemathesis is told that 400 is an acceptable answer to valid data there.
+Nothing else is excused (finding 12 of #30): the rules between fields are in the schema (`oneOf`, `uniqueItems`),
+every integer is bounded to 64 bits (so no valid query makes a URL too long), and a link's token that is not ours
+is 404; a body where none is taken is 400 and a method an operation lacks 405. Each operation gets EXAMPLES
+examples per phase and mode: the whole run takes about 1.5 minutes on PostgreSQL (3 on a busy 2-core machine).
 """
 
 from __future__ import annotations
@@ -33,21 +37,18 @@ from ttr_server.asgi import application
 # The mark makes pytest-django set up the test database; the data itself is committed by the module fixture.
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
-EXAMPLES = 60
+EXAMPLES = 30
 REFUSED_WHEN_VALID = {  # operation -> why a well-formed request may get 400 (docs/API.md)
     "/api/auth/register": "username_taken, or a common password",
     "/api/auth/token": "bad_credentials",
     "/api/auth/login": "bad_credentials",
     "/api/games/{game_id}/moves": "illegal_move, naming the rule",
-    "/api/games": "days_per_move and bank_days with a live game, turn_seconds with a daily one (one field at fault)",
-    "/api/queue": "a table size named twice",
-    "/api/notifications/read": "both ids and all, or neither",
-    "/api/me/email/confirm": "invalid_token (a well-formed token that is not one of ours)",
-    "/api/me/unsubscribe": "invalid_token (a well-formed token that is not one of ours)",
 }
 CONFIG = SchemathesisConfig.from_dict(
     {
         "seed": 7,
+        # A finished game's analysis runs inline when first asked: on a busy machine it may take more than 10 s.
+        "request-timeout": 120,
         "generation": {"max-examples": EXAMPLES, "mode": "all"},
         "checks": {
             "enabled": True,
@@ -70,8 +71,7 @@ CONFIG = SchemathesisConfig.from_dict(
                 "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "401", "403", "404", "409"]}},
             },
             {  # DELETE /api/me: any generated password is a wrong one (bad_credentials): the account is never erased
-                "include-path": "/api/me",
-                "include-method": "DELETE",
+                "include-operation-id": "me_destroy",
                 "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "400", "401", "429"]}},
             },
         ],
