@@ -158,7 +158,7 @@ def test_an_address_is_used_only_once_the_link_mailed_to_it_is_opened(
     assert me == {
         "username": "ada", "email": None, "email_pending": None,
         "notify": {kind: True for kind in NOTIFICATION_KINDS}, "language": None,
-        "vacation": {"until": None, "days_left": 30}, "muted": [],
+        "vacation": {"until": None, "days_left": 30}, "muted": [], "queue": None,
     }
 
     response = set_email(ada, "ada@example.org", django_capture_on_commit_callbacks)
