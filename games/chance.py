@@ -3,7 +3,7 @@
 A game created now has a secret server seed (`Game.server_seed`), drawn from the operating system when the game is
 created, its SHA-256 public at once in the summary. A person may add a client seed when they join or start it
 (`Seat.client_seed`). At the start the seeds are written into the log (`seeds_committed`, after
-`game_started`), and every shuffle and the first player are drawn from their streams (`fairness.FairDraws`);
+`game_started`), and every shuffle and the first player are drawn from their streams (`seeds.FairDraws`);
 once the game is scored the server seed is written too (`seeds_revealed`), so the audit log checks alone. A game
 from before fair chance has no server seed: its chance stays the operating system's, unprovable.
 
@@ -22,7 +22,7 @@ import secrets
 from games.engine import State
 from games.engine.draws import Draws
 from games.engine.events import SeedsCommitted, SeedsRevealed
-from games.engine.fairness import MAX_CLIENT_SEED_BYTES, SERVER_SEED_BYTES, FairDraws, Seeds
+from games.engine.seeds import MAX_CLIENT_SEED_BYTES, SERVER_SEED_BYTES, FairDraws, Seeds
 from games.errors import ServiceError
 from games.models import Game
 

@@ -1,5 +1,5 @@
 """What the engine draws its random outcomes from: a `random.Random` (tests, simulations, games before
-provably fair ones) or `fairness.FairDraws` (a fair game's seeds). The engine asks for two things only."""
+provably fair ones) or `seeds.FairDraws` (a fair game's seeds). The engine asks for two things only."""
 
 from __future__ import annotations
 

@@ -26,19 +26,11 @@ from .board import load_board
 from .cards import CARD_KINDS, full_deck
 from .evolve import evolve_in_place, initial_state
 
-# The derivation itself lives in seeds.py (replayed.py builds on it too); its names stay importable from here.
-from .seeds import (  # noqa: F401
+# The derivation itself is seeds.py's (replayed.py builds on it too).
+from .seeds import (
     FIRST_SEAT,
-    MAX_CLIENT_SEED_BYTES,
-    SEED_DOMAIN,
-    SERVER_SEED_BYTES,
-    VERSION,
-    WORD_BYTES,
-    WORD_RANGE,
-    FairDraws,
     Seeds,
     Stream,
-    shuffle_label,
     shuffled,
 )
 

@@ -4,7 +4,7 @@ trusts nobody (docs/FAIRNESS.md, "Checking a game").
 `log_replayed(events, game_seed)` deals the game again with `begin`, then, wherever a seat decides, reads the move
 from the log (`played.move_named_at`), decides it again with `step` and compares each event the rules give with the
 log's, field by field; a `game_scored` is compared with the score of the board as replayed. The chance is the game
-seed's (`fairness.FairDraws`: the orders derived from the revealed seeds) or, for a game without seeds, the log's
+seed's (`seeds.FairDraws`: the orders derived from the revealed seeds) or, for a game without seeds, the log's
 own shuffles, each checked to be an order of the very cards it shuffled. The first difference is the answer: its
 seq (1 = the log's first event), its type, the field (`cards[2]`) and both values. Events beside the moves (a
 time-out, a resignation, an operator's action, a hint, the seeds) are the server's facts: applied where they stand.
@@ -60,7 +60,7 @@ class _Differs(Exception):
 
 
 def log_replayed(events: Sequence[ev.Event], game_seed: bytes | None) -> Replayed:
-    """Replay the complete, unredacted log `events` under the rules; `game_seed`: the game's (fairness.Seeds), None
+    """Replay the complete, unredacted log `events` under the rules; `game_seed`: the game's (seeds.Seeds), None
     for a game without seeds (its chance then read from its own shuffles)."""
     walk = _Walk(events, game_seed)
     try:

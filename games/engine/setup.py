@@ -26,7 +26,7 @@ def begin(
 ) -> tuple[State, tuple[ev.Event, ...]]:
     """`first_seat`: who plays first (a rematch passes the seat after the last game's first); None: drawn.
     `committed`: a provably fair game's seeds (X-RNG-2), written right after `game_started`; `rng` then draws
-    from them (fairness.FairDraws)."""
+    from them (seeds.FairDraws)."""
     board = load_board(map_name)
     if not 2 <= players <= 5:
         raise ValueError("a game has 2 to 5 players (C-CMP-2)")

@@ -5,7 +5,7 @@
 Standard library only, so it runs from a bare checkout. Each game is checked as it is played (every move
 comes from `legal_moves`' distribution and must be accepted by `decide`); a game that raises or does not
 finish within a bound counts as an error. `--log-dir` writes each game's event log as JSON Lines. `--fair`
-draws each game's chance from seeds (fairness.py, X-RNG-2: a server seed from the game's seed, empty client
+draws each game's chance from seeds (seeds.py, X-RNG-2: a server seed from the game's seed, empty client
 seeds) as a provably fair game does; the moves stay the seed's random choices.
 """
 
@@ -25,8 +25,8 @@ from .board import MAP_NAMES
 from .decide import score_ended, step
 from .draws import Draws
 from .evolve import evolve_in_place
-from .fairness import FairDraws, Seeds
 from .legal import random_legal_move
+from .seeds import FairDraws, Seeds
 from .setup import begin
 from .state import State
 

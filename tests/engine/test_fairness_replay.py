@@ -14,9 +14,10 @@ import pytest
 
 from games.engine import begin, score_ended, step
 from games.engine import events as ev
-from games.engine.fairness import FairDraws, Seeds, outcomes_checked
+from games.engine.fairness import outcomes_checked
 from games.engine.legal import random_legal_move
 from games.engine.replayed import log_replayed
+from games.engine.seeds import FairDraws, Seeds
 
 SEEDS = Seeds(bytes(range(32)), (b"\xc0\xff\xee", b"", b"\x01" * 32, b"\xab"))
 

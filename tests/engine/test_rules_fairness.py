@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from games.engine import begin, step
 from games.engine import events as ev
-from games.engine.fairness import FairDraws, Seeds, Stream, outcomes_checked, shuffled
+from games.engine.fairness import outcomes_checked
 from games.engine.legal import random_legal_move
+from games.engine.seeds import FairDraws, Seeds, Stream, shuffled
 
 seeds_strategy = st.builds(
     Seeds,
