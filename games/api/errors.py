@@ -65,7 +65,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, StaleSeq):
         return error("stale_seq", str(exc), status.HTTP_409_CONFLICT, seq=exc.current)
     if isinstance(exc, ServiceError):
-        return error(exc.code, exc.detail, exc.status, **exc.extra)
+        answer = error(exc.code, exc.detail, exc.status, **exc.extra)
+        if exc.extra.get("retry_after") is not None:  # a limit (429): the header clients and proxies read, too
+            answer["Retry-After"] = str(exc.extra["retry_after"])
+        return answer
     if isinstance(exc, Http404):
         return error("not_found", "not found", status.HTTP_404_NOT_FOUND)
     response = drf_exception_handler(exc, context)

@@ -105,8 +105,10 @@ def test_the_api_the_admin_and_erasure_share_one_count_of_wrong_passwords(limits
     assert_error(ada.delete(f"{API}/me", {"password": "nope"}, format="json"), 400, "bad_credentials")
     login = APIClient().post(f"{API}/auth/login", {"username": "Ada", "password": "nope"}, format="json")
     assert_error(login, 400, "bad_credentials")
-    refused = assert_error(ask_token("ada", PASSWORD), 429, "too_many_attempts")
+    answer = ask_token("ada", PASSWORD)
+    refused = assert_error(answer, 429, "too_many_attempts")
     assert refused["retry_after"] > 0 and "4 wrong passwords" in refused["detail"]
+    assert answer["Retry-After"] == str(refused["retry_after"])
     assert_error(ada.delete(f"{API}/me", {"password": PASSWORD}, format="json"), 429, "too_many_attempts")
     assert admin_login("ada", PASSWORD).status_code == 429
     assert get_user_model().objects.filter(username="ada").exists()  # not erased
