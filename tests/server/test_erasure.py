@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,7 +26,7 @@ from rest_framework.test import APIClient
 from games import privacy, services, states
 from games.engine import legal_moves
 from games.engine.moves import ClaimRoute
-from games.models import Game, Invitation, Notification, QueueEntry, RematchOffer, Seat
+from games.models import Event, Game, Invitation, Notification, QueueEntry, RematchOffer, Seat
 from games.verify import verify_game
 from tests.server.helpers import PASSWORD, assert_error, body, create_game, register, url
 
@@ -194,6 +196,71 @@ def test_an_erasure_that_fails_half_way_leaves_the_account_and_its_games_as_they
     assert Game.objects.get(pk=waiting.pk).created_by == ann and Seat.objects.filter(game=waiting, user=ann).exists()
     assert Invitation.objects.filter(token=link, used_at__isnull=True).exists()
     assert QueueEntry.objects.filter(user=ann).exists()
+
+
+def waiting_on_a_lock() -> bool:
+    """Whether a session of this database waits for a lock (PostgreSQL)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")  # else a transaction reads its first look again and again
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_table_the_matchmaker_forms_while_the_person_is_erased_gets_its_seat_played_by_the_bot(
+    on_postgres: bool,
+) -> None:
+    """Finding 3 of #30: the erasure withdraws the queue entry first, waiting for a matchmaker's run that holds it
+    (games/matchmaker.py locks the rows of the table it seats), so the game that run formed is seen and its seat
+    resigned, not left to a person nobody plays."""
+    if not on_postgres:
+        pytest.skip("needs PostgreSQL (run under ./scripts/test-env): SQLite serialises writers with one lock")
+    from django.db import connection, transaction
+
+    ann = person("race-ann")
+    entry = QueueEntry.objects.create(user=ann, map="usa", counts=[2], since=ann.date_joined)
+    locked, formed = threading.Event(), []
+
+    def run_seating_the_table() -> None:  # as matchmaker.run seats one table, the erasure arriving meanwhile
+        try:
+            with transaction.atomic():
+                QueueEntry.objects.select_for_update(skip_locked=True).get(pk=entry.pk)
+                locked.set()
+                deadline = time.monotonic() + 60
+                while not waiting_on_a_lock():
+                    assert time.monotonic() < deadline, "the erasure never waited for the queue entry"
+                    time.sleep(0.05)  # polling for a state, with a deadline
+                game = services.game_form(
+                    [ann, "random"], map_name="usa", ranked=False, clock=services.TimeControl(), fallback_bot="random"
+                )
+                QueueEntry.objects.filter(pk=entry.pk).update(status=QueueEntry.Status.MATCHED, game=game)
+                formed.append(game.pk)
+        finally:
+            connection.close()
+
+    def erasing() -> None:
+        try:
+            privacy.erase(ann)
+        finally:
+            connection.close()
+
+    seating = threading.Thread(target=run_seating_the_table)
+    seating.start()
+    assert locked.wait(60)
+    eraser = threading.Thread(target=erasing)
+    eraser.start()
+    seating.join(120)
+    eraser.join(120)
+    assert formed and not QueueEntry.objects.filter(user=ann).exists()
+    seat = Seat.objects.get(game_id=formed[0], user=ann)
+    assert seat.stand_in == "random"
+    assert Event.objects.filter(game_id=formed[0], type="seat_resigned").exists()
 
 
 MOMENTS = st.one_of(
