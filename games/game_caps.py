@@ -4,8 +4,10 @@ not finished (open or in play) in which they hold a seat; a seat they resigned, 
 
 Checked wherever a person takes a seat: creating a game, joining one, joining the queue, the queue's tables (a
 person at the cap waits there until a game ends) and a rematch; the refusal is 409 `too_many_games`. It is checked
-in the transaction that seats, without a lock: requests of one person racing each other may pass the cap by as many
-as are in flight, no more.
+in the transaction that seats. Creating and joining a game first lock the person's account row (`person_locked`), as
+an erasure does: those requests of one person run one after the other, and a request that began before its account
+was erased cannot seat it afterwards. The queue and rematches take no such lock: requests of one person racing
+each other there may pass the cap by as many as are in flight, no more.
 """
 
 from __future__ import annotations
@@ -18,6 +20,13 @@ from django.db.models import Count
 
 from games.errors import ServiceError
 from games.models import Game, Seat
+
+
+def person_locked(user: User) -> None:
+    """Lock the person's account row (games/privacy.py's erasure locks it first too) and refuse an account erased
+    meanwhile: 401 `authentication_failed`, as its token now is."""
+    if not User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True).exists():
+        raise ServiceError("authentication_failed", "this account has been erased", status=401)
 
 
 def cap(speed: str) -> int:

@@ -39,7 +39,8 @@ def rematch(game_id: GameId, user: User) -> RematchOffer:
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.FINISHED:
             raise ServiceError("not_finished", "a rematch is offered once the game is over", status=409)
-        people = {seat.user_id: seat for seat in game.seat_list if seat.user_id}
+        # An erased person (games/erasure.py) is not waited for: the game's fallback bot takes their seat (_start).
+        people = {seat.user_id: seat for seat in game.seat_list if seat.user_id and seat.user.is_active}
         if user.pk not in people:
             raise ServiceError("not_a_player", "you have no seat in this game", status=403)
         offer, created = RematchOffer.objects.get_or_create(finished=game, defaults={"by": user})
@@ -67,7 +68,8 @@ def rematch(game_id: GameId, user: User) -> RematchOffer:
 def _start(game: Game) -> Game:
     first = states.state_at(game.pk, 1).first_seat
     seats: list[User | str] = [
-        seat.user if seat.user is not None else (seat.bot or game.fallback_bot) for seat in game.seats.select_related("user")
+        seat.user if seat.user is not None and seat.user.is_active else (seat.bot or game.fallback_bot)
+        for seat in game.seats.select_related("user")
     ]
     new = services.game_form(
         seats, map_name=game.map, ranked=game.ranked, clock=services.TimeControl.of(game),

@@ -50,6 +50,7 @@ def game_create(
     clock = clock or TimeControl()
     seed = chance.client_seed(client_seed)
     with transaction.atomic():
+        game_caps.person_locked(user)
         game_caps.check_room(user, clock.speed)
         game = Game.objects.create(
             map=map_name, players=players, ranked=ranked, turn_seconds=clock.turn_seconds, fallback_bot=fallback_bot,
@@ -116,6 +117,7 @@ def game_join(
     invitation (games/invitations.py). `client_seed`: the seat's own seed (hex, X-RNG-2)."""
     seed = chance.client_seed(client_seed)
     with transaction.atomic():
+        game_caps.person_locked(user)  # before the game's lock, in the order an erasure takes them
         game = _locked_open_game(game_id)
         if game.seats.filter(user=user).exists():
             raise ServiceError("already_seated", "you already have a seat in this game", status=409)

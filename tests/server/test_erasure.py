@@ -26,6 +26,7 @@ from rest_framework.test import APIClient
 from games import privacy, services, states
 from games.engine import legal_moves
 from games.engine.moves import ClaimRoute
+from games.errors import ServiceError
 from games.models import Event, Game, Invitation, Notification, QueueEntry, RematchOffer, Seat
 from games.verify import verify_game
 from tests.server.helpers import PASSWORD, assert_error, body, create_game, register, url
@@ -165,8 +166,25 @@ def test_the_queue_entry_and_an_unformed_rematch_are_withdrawn() -> None:
     erase(ann)
     assert not RematchOffer.objects.filter(finished=game).exists()
     assert not QueueEntry.objects.filter(user=ann).exists()
-    offer = rematch.rematch(game.pk, bob)  # Bob may offer again: it waits, and forms nothing with a seat nobody plays
-    assert offer.game_id is None
+    offer = rematch.rematch(game.pk, bob)  # Bob may offer again: nobody waits for Ann, a bot takes her seat
+    assert offer.game_id is not None
+    seats = Seat.objects.filter(game_id=offer.game_id).order_by("number")
+    assert [seat.user_id for seat in seats] == [None, bob.pk] and seats[0].bot == game.fallback_bot
+
+
+def test_a_join_or_a_game_made_by_an_account_erased_meanwhile_is_refused() -> None:
+    """Finding 3 of #30: a request that authenticated before its account was erased cannot seat it afterwards (the
+    account row is locked and read again in the transaction that seats, in the order an erasure takes its locks)."""
+    ann, bob = person("late-ann"), person("late-bob")
+    game = services.game_create(ann, map_name="usa", players=3)
+    erase(bob)
+    with pytest.raises(ServiceError) as joined:
+        services.game_join(game.pk, user=bob)
+    assert (joined.value.code, joined.value.status) == ("authentication_failed", 401)
+    with pytest.raises(ServiceError) as made:
+        services.game_create(bob, map_name="usa", players=2)
+    assert made.value.code == "authentication_failed"
+    assert not Seat.objects.filter(user=bob).exists()
 
 
 def test_an_erasure_that_fails_half_way_leaves_the_account_and_its_games_as_they_were(
