@@ -22,7 +22,7 @@ from django.db.models import Field
 from django.utils import timezone
 
 from games import chain
-from games.chain import canonical_json, sha256
+from games.chain import commitment_of, hidden_fields
 from games.codec import event_from_dict, event_to_dict
 from games.engine import Event as EngineEvent
 from games.engine import redact
@@ -40,15 +40,6 @@ def row_hash(
     at: datetime, reason: str = "",
 ) -> str:
     return chain.row_hash(prev_hash, seq, type_, seat, data, commitment, salt, at.isoformat(), reason)
-
-
-def hidden_fields(data: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
-    """The fields of an event that a spectator does not see."""
-    return {key: value for key, value in data.items() if public.get(key) != value}
-
-
-def commitment_of(salt: str, hidden: dict[str, Any]) -> str:
-    return sha256(salt + canonical_json(hidden))
 
 
 def _commit(event: EngineEvent, data: dict[str, Any]) -> tuple[str, str]:

@@ -40,7 +40,7 @@ def rematch(game_id: GameId, user: User) -> RematchOffer:
         if game.status != Game.Status.FINISHED:
             raise ServiceError("not_finished", "a rematch is offered once the game is over", status=409)
         # An erased person (games/erasure.py) is not waited for: the game's fallback bot takes their seat (_start).
-        people = {seat.user_id: seat for seat in game.seat_list if seat.user_id and seat.user.is_active}
+        people = {seat.user.pk: seat for seat in game.seat_list if seat.user is not None and seat.user.is_active}
         if user.pk not in people:
             raise ServiceError("not_a_player", "you have no seat in this game", status=403)
         offer, created = RematchOffer.objects.get_or_create(finished=game, defaults={"by": user})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from games.chain import GENESIS_HASH
+from games.chain import GENESIS_HASH, commitment_of, hidden_fields
 from games.codec import event_from_dict, event_to_dict
 from games.engine import Event as EngineEvent
 from games.engine import State, fairness, final_score, redact
@@ -20,7 +20,7 @@ from games.engine import evolve_in_place as apply
 from games.engine.events import GameEndedV1, GameScored, GameStarted, SeedsRevealed
 from games.engine.evolve import initial_state
 from games.engine.replayed import log_replayed
-from games.log import commitment_of, hidden_fields, row_hash
+from games.log import row_hash
 from games.models import Event, Game
 
 

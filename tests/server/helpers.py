@@ -254,10 +254,10 @@ def check_chain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Audit lines checked one by one, as any outside auditor could: seqs, hash chain, commitments."""
     from datetime import datetime
 
-    from games.chain import GENESIS_HASH
+    from games.chain import GENESIS_HASH, commitment_of, hidden_fields
     from games.codec import event_from_dict, event_to_dict
     from games.engine import redact
-    from games.log import commitment_of, hidden_fields, row_hash
+    from games.log import row_hash
 
     prev = GENESIS_HASH
     for seq, line in enumerate(lines, start=1):
