@@ -270,6 +270,9 @@ export class GameState {
     let stale = false;
     try {
       await post(`/games/${this.id}/moves`, { expected_seq: this.seq, move });
+      // The moves offered were this decision's: none is offered (nor a hint asked) until the refresh below reads
+      // the next one (a hint asked in between was refused not_your_turn).
+      this.moves = [];
       window.dispatchEvent(new Event("ttr:moved")); // the inbox's "your turn in N games" may change
       accepted();
     } catch (err) {

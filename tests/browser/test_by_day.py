@@ -199,7 +199,10 @@ def test_a_player_with_three_daily_games_sees_which_await_their_move_and_hears_a
     assert not errors, errors
 
 
-def test_an_invitation_link_seats_one_person_and_refuses_the_next_in_words(contexts, base_url, artifacts: Path):
+def test_an_invitation_link_seats_one_person_and_refuses_the_next_in_words(
+    contexts, base_url, artifacts: Path, expected_errors
+):
+    expected_errors(r"^409 POST /api/games/[0-9a-f-]{36}/join$")  # the used link, refused in words
     ann, _, _, errors = person(contexts, base_url)
     ann.goto(base_url)
     form = ann.locator("form.create")
@@ -388,7 +391,10 @@ def mailed_link(live: LiveServer, to: str, path: str, seconds: float = 30) -> st
     raise AssertionError(f"no mail to {to} with a link to {path} in {seconds} s")
 
 
-def test_an_address_is_confirmed_by_its_link_and_a_mail_stops_its_kind_by_another(contexts, base_url, live: LiveServer):
+def test_an_address_is_confirmed_by_its_link_and_a_mail_stops_its_kind_by_another(
+    contexts, base_url, live: LiveServer, expected_errors
+):
+    expected_errors(r"^404 POST /api/me/(email/confirm|unsubscribe)$")  # the links that are not ones, at the end
     page, name, token, errors = person(contexts, base_url)
     address = f"{name}@example.com"
     call(base_url, token, "PATCH", "/me", {"email": address})

@@ -8,6 +8,7 @@ error bodies, and a hypothesis fuzz of client messages neither crashes a socket 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -26,7 +27,15 @@ from tests.server.worker import needs_real_services
 from ttr_server import limits
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
-webs, web = sockets.webs, sockets.web
+web = sockets.web
+
+
+@pytest.fixture(scope="module")
+def webs(django_db_setup: Any) -> Iterator[tuple[Web, Web]]:
+    """The module's two web processes, without the per-socket message rate (10 a second, then 4029): the fuzz
+    sends each message as soon as the last is answered. The limit has its own tests (test_realtime_limits.py)."""
+    with sockets.web_servers(2, TTR_WS_MESSAGES_PER_SECOND="100000", TTR_WS_BURST="100000") as (a, b):
+        yield a, b
 
 
 
