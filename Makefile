@@ -51,7 +51,7 @@ chromium:
 	  { apt-get install -y -qq chromium || { apt-get update -qq && apt-get install -y -qq chromium; }; }; } || \
 	  echo "make: chromium is not installed: the browser tests will be skipped"
 
-# The browser tests run beside the rest (scripts/test-all): they share nothing but the CPU.
+# The browser tests and the fault suite run beside the rest (scripts/test-all): they share nothing but the CPU.
 test: $(STAMP) messages lint chromium
 	./scripts/test-all
 

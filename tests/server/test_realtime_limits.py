@@ -87,6 +87,10 @@ def test_two_thousand_resyncs_on_one_socket_end_in_a_few_full_logs_errors_and_40
     socket = Socket.open(web.ws(table.game_id, token(table, 0)), "flooder")
     assert socket.hello["seq"] == seq
     resync = json.dumps({"type": "resync", "after": 0})
+    for _ in range(5):  # within the burst: answered, those asked while the first is worked out together with it
+        socket.send(resync)
+    first = socket.next(lambda m: m["type"] == "events" and bool(m.get("resync")), timeout=60)
+    assert first["seq"] == seq and len(first["events"]) == seq
     for _ in range(2000):
         try:
             socket.send(resync)
@@ -95,6 +99,8 @@ def test_two_thousand_resyncs_on_one_socket_end_in_a_few_full_logs_errors_and_40
     assert close_code(socket) == 4029
     answers = [m for m in socket.received if m["type"] == "events" and m.get("resync")]
     errors = [m for m in socket.received if m["type"] == "error"]
+    # The first, and at most a burst's worth more: a resync still being worked out when the socket is closed for
+    # abuse may go unanswered (on a loaded machine the close can come first).
     assert 1 <= len(answers) <= BURST, len(answers)
     assert all(a["seq"] == seq and len(a["events"]) == seq for a in answers)  # each the whole log
     assert errors and all(e["status"] == 429 and e["error"]["code"] == "rate_limited" for e in errors), errors[:3]
