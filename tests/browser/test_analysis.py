@@ -217,7 +217,10 @@ def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, 
     assert not czech_errors, czech_errors
 
 
-def test_a_hint_against_bots_shows_the_strong_bots_move_on_the_board(contexts, base_url, artifacts: Path):
+def test_a_hint_against_bots_shows_the_strong_bots_move_on_the_board(
+    contexts, base_url, artifacts: Path, expected_errors
+):
+    expected_errors(r"^403 POST /api/games/[0-9a-f-]{36}/hint$")  # the refusal the test routes in, at the end
     name, token = register(base_url)
     game = game_against_bots(base_url, token, players=2)
     page, errors = person_page(contexts, base_url, name, token, DESKTOP)
