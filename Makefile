@@ -41,6 +41,7 @@ $(NODE_STAMP): package.json package-lock.json
 lint: $(STAMP)
 	$(BIN)/ruff check games bots ttr_server tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 	  $(MAKE) -s --no-print-directory $(NODE_STAMP) && npx --no-install eslint frontend; \
 	else echo "make lint: node/npm not found: skipping the JavaScript lint (frontend/)"; fi

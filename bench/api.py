@@ -253,7 +253,7 @@ RAW_COLUMNS = "game_id, seq, type, seat, data, commitment, salt, created_at, pre
 
 
 def run_raw(url: str, clients: int, moves: int, sizes: list[int]) -> tuple[float, int]:
-    """The same appends straight through psycopg, as the server makes them (games/log.py `append`): per move,
+    """The same appends straight through psycopg, as the server makes them (games/store/event_log.py `append`): per move,
     one transaction of the conditional UPDATE that moves the game's seq and head hash on (only if seq is still
     the expected one) and one multi-row INSERT of that move's event rows, `sizes` giving the rows per move as the
     HTTP run appended them. The rows are copies of the run's own events (hashes not recomputed: the database's
@@ -326,8 +326,8 @@ def state_rebuild_ms(url: str, samples: int = 200) -> dict[str, float]:
     import django
 
     django.setup()
-    from games import states
-    from games.models import Game
+    from games.store import states
+    from games.store.models import Game
 
     games = list(Game.objects.order_by("-seq").values_list("id", "seq")[:20])
     rng = random.Random(3)

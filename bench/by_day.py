@@ -8,8 +8,8 @@ PostgreSQL database, a web process, the workers and beat) and measures:
   until every member's socket has its `game_formed` notification (the worker forms the table and starts the game
   in between): p50, p99, max.
 - `bulk`: `--bulk` rows put straight into the queue table (mixed maps, speeds, ranked, sizes, ratings, joined
-  over the last 10 minutes), then one matchmaker run in the worker's code (games.matchmaker.run, in this process
-  on the stack's database): the seconds to read the rows and to form the tables (the rule of games/matching.py),
+  over the last 10 minutes), then one matchmaker run in the worker's code (games.lobby.matchmaker.run, in this process
+  on the stack's database): the seconds to read the rows and to form the tables (the rule of games/lobby/pairing.py),
   the CPU of both, and the seconds to seat every table (lock its rows, create and start its game, notify). The
   stack's own worker runs the matchmaker meanwhile too (beat, every 2 s), as it would in production: the two
   runs share the tables (a table whose rows the other run took is skipped), so `games_started_here` is this
@@ -85,8 +85,8 @@ def bulk(h: Harness, count: int) -> dict[str, Any]:
     from django.contrib.auth.hashers import make_password
     from django.utils import timezone
 
-    from games import matching, matchmaker
-    from games.models import QueueEntry
+    from games.lobby import matchmaker, pairing
+    from games.lobby.models import QueueEntry
 
     rng = random.Random(1)
     password = make_password(None)

@@ -1,4 +1,4 @@
-"""The matchmaking rule's speed (games/matching.py): one `form_tables` run over a crowded random queue, one core.
+"""The matchmaking rule's speed (games/lobby/pairing.py): one `form_tables` run over a crowded random queue, one core.
 
     python bench/matchmaker.py [--players 1000 10000 100000] [--repeats 5] [--seed 1] [--json]
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.matching import Table, Waiting, form_tables, problem
+from games.lobby.pairing import Table, Waiting, form_tables, problem
 
 NOW = 1_800_000_000.0
 

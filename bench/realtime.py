@@ -72,7 +72,7 @@ def setup_games(count: int) -> list[Table]:
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
-    from games import services
+    from games.play import services
 
     tables = []
     for g in range(count):
@@ -88,10 +88,10 @@ def setup_games(count: int) -> list[Table]:
 def next_move(game_id: str, rng: random.Random) -> tuple[int, int, dict[str, Any]] | None:
     """(seq, seat, move): a random legal move of a seat that decides now (read from the log in this process);
     None when the game is over."""
-    from games import states
-    from games.codec import move_to_dict
     from games.engine import legal_moves
-    from games.models import Game
+    from games.engine.codec import move_to_dict
+    from games.store import states
+    from games.store.models import Game
 
     seq = Game.objects.values_list("seq", flat=True).get(pk=game_id)
     state = states.state_at(game_id, seq)

@@ -35,8 +35,9 @@ def setup_game(events: int) -> tuple[str, str]:
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
-    from games import services, states
-    from games.models import Game
+    from games.play import services
+    from games.store import states
+    from games.store.models import Game
     from tests.server.helpers import random_engine_move
 
     suffix = os.getpid()

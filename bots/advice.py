@@ -1,4 +1,4 @@
-"""The strong bot's advice for a hint (games/hints.py): its move for the seat's decision, and why, in a short
+"""The strong bot's advice for a hint (games/review/hints.py): its move for the seat's decision, and why, in a short
 search from what the seat may see."""
 
 from __future__ import annotations

@@ -10,6 +10,6 @@ class BotsConfig(AppConfig):
 
     def ready(self) -> None:
         from bots.advice import advise
-        from games import hints
+        from games.review import hints
 
         hints.register(advise)

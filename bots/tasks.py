@@ -1,5 +1,5 @@
-"""Celery entry points that wire the bots' policies to the games' services: a bot's turns (games/bot_turns.py) and
-the sweep (games/sweep.py). This module holds only what is the bots' own: `choose`, the move a bot of a level
+"""Celery entry points that wire the bots' policies to the games' services: a bot's turns (games/play/bot_turns.py) and
+the sweep (games/play/sweep.py). This module holds only what is the bots' own: `choose`, the move a bot of a level
 makes from what its seat may see, and which queue plays which level.
 
 Strong bots' decisions are played by tasks on the search queue (settings.TTR_STRONG_QUEUE): a task on the
@@ -23,11 +23,13 @@ from bots import analysis
 from bots.analysis import Budget, GameAnalysis
 from bots.budget import strong_seconds
 from bots.policies import NEEDS_HISTORY, Decision, policy_for
-from games import analyses, bot_turns, notify, selectors
-from games import sweep as sweeping
-from games.bot_turns import BotMove
 from games.engine import Event, State, legal_moves, view
-from games.models import Game
+from games.play import bot_turns, selectors
+from games.play import sweep as sweeping
+from games.play.bot_turns import BotMove
+from games.review import analyses
+from games.store import notify
+from games.store.models import Game
 from ttr_server import health, metrics
 
 
@@ -78,7 +80,7 @@ def sweep() -> dict[str, int]:
 
 @shared_task(name=analyses.ANALYSE_GAME, ignore_result=True, acks_late=True)
 def analyse_game(game_id: str) -> str:
-    """Judge a finished game's decisions (bots/analysis.py) and store the result (games/analyses.py)."""
+    """Judge a finished game's decisions (bots/analysis.py) and store the result (games/review/analyses.py)."""
     budget = Budget(settings.TTR_ANALYSIS_SAMPLES, settings.TTR_ANALYSIS_SINGLE)
     return analyses.analysis_run(
         game_id, analyser=partial(_analyse, budget=budget, seed=game_id), bot=analysis.VERSION, budget=budget.as_dict()

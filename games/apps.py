@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import checks  # noqa: F401  (registers the secrets' system checks)
+        from games.trust import secret_checks  # noqa: F401  (registers the secrets' system checks)

@@ -6,10 +6,11 @@ from smtplib import SMTPException
 
 from celery import shared_task
 
-from games import mail, matchmaker
-from games.matchmaker import MATCH
-from games.notify import SCORE_GAME
-from games.scoring import game_score_and_rate
+from games.lobby import matchmaker
+from games.lobby.matchmaker import MATCH
+from games.people import mail
+from games.play.scoring import game_score_and_rate
+from games.store.notify import SCORE_GAME
 
 
 @shared_task(name=SCORE_GAME, ignore_result=True, acks_late=True)
@@ -19,11 +20,11 @@ def score_game(game_id: str) -> bool:
 
 @shared_task(name=MATCH, ignore_result=True)
 def match() -> int:
-    """Form the tables the queue allows now (games/matchmaker.py); how many."""
+    """Form the tables the queue allows now (games/lobby/matchmaker.py); how many."""
     return len(matchmaker.run())
 
 
-# E-mail (games/mail.py): the batch of pending notifications, and an address's confirmation link.
+# E-mail (games/people/mail.py): the batch of pending notifications, and an address's confirmation link.
 @shared_task(name=mail.MAIL_NOTIFICATIONS, ignore_result=True)
 def mail_notifications() -> int:
     """Mail the notifications waiting for it; how many mails went."""

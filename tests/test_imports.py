@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "bots", "ttr_server")
-PURE = ("games.engine", "bots.policies", "bots.analysis", "bots.advice", "games.matching", "games.timebank")
+PURE = ("games.engine", "bots.policies", "bots.analysis", "bots.advice", "games.lobby.pairing", "games.clocks.time_banks")
 FRAMEWORKS = ("django", "rest_framework", "channels", "celery")
 
 

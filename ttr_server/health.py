@@ -98,7 +98,7 @@ def _heartbeat_state(name: str, age: float) -> dict[str, object]:
 def heartbeat_ages() -> dict[str, float]:
     """Seconds since the newest heartbeat of each kind of process: `worker:<node>` for each worker node name
     (`default`, `strong`, `analysis`: the part before `@host`, so no host is named) and `beat` (the sweep's)."""
-    from games.models import Heartbeat
+    from games.store.models import Heartbeat
 
     now = timezone.now()
     ages: dict[str, float] = {}
@@ -132,7 +132,7 @@ def _redis() -> str:
 def newest_age(prefix: str, *, suffix: str = "") -> float | None:
     """Seconds since the newest heartbeat whose name starts with `prefix` (and ends with `suffix`: a worker's
     node name ends in `@host`), or None when there is none."""
-    from games.models import Heartbeat
+    from games.store.models import Heartbeat
 
     beats = Heartbeat.objects.filter(name__startswith=prefix, name__endswith=suffix)
     newest = beats.order_by("-at").values_list("at", flat=True).first()
@@ -140,20 +140,20 @@ def newest_age(prefix: str, *, suffix: str = "") -> float | None:
 
 
 def beat(name: str) -> None:
-    from games.models import Heartbeat
+    from games.store.models import Heartbeat
 
     Heartbeat.objects.update_or_create(name=name, defaults={"at": timezone.now()})
 
 
 def forget(name: str) -> None:
-    from games.models import Heartbeat
+    from games.store.models import Heartbeat
 
     Heartbeat.objects.filter(name=name).delete()
 
 
 def prune(older_than: timedelta) -> None:
     """Drop the heartbeats of processes long gone (the sweep does, now and then)."""
-    from games.models import Heartbeat
+    from games.store.models import Heartbeat
 
     Heartbeat.objects.filter(at__lt=timezone.now() - older_than).delete()
 
@@ -209,7 +209,7 @@ class _GamesCollector:
         from django.db.models import Count
         from prometheus_client.core import GaugeMetricFamily
 
-        from games.models import Game
+        from games.store.models import Game
 
         family = GaugeMetricFamily("ttr_games", "Games by status", labels=["status"])
         try:

@@ -1,6 +1,6 @@
 """The site's own secrets, kept as files in a secrets directory (settings.TTR_SECRETS_DIR, `<var>/secrets` by default):
 `secret-key` (Django's SECRET_KEY: sessions and the signed links in mails) and `signing-keys.json` (the Ed25519 keys
-that sign finished games' checkpoints, games/signing.py). Each is generated once, at random, and never derived from
+that sign finished games' checkpoints, games/trust/signing.py). Each is generated once, at random, and never derived from
 anything public; rotating the signing keys keeps the old public halves, so old checkpoints stay checkable.
 
 It needs neither Django nor settings, so it runs before a production process can start:

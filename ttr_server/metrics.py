@@ -7,7 +7,7 @@ own gauge files when it exits (`forget_this_process`), and the stack's superviso
 killed outright (`forget_process`). Counters and histograms of dead processes are kept: a counter never goes down.
 The directory is emptied when the stack (or `make run`) starts.
 
-Moves are counted where they are appended (games/services.py), by the move's type and by the path it came
+Moves are counted where they are appended (games/play/services.py), by the move's type and by the path it came
 through: `http`, `socket`, `bot` or `sweep` (a timed-out decision), which the caller names with `move_path`.
 """
 

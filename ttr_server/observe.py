@@ -2,7 +2,7 @@
 
 The id is the client's `X-Request-ID` when it sends a sensible one (a proxy's), else a new one; it is sent back in
 `X-Request-ID`. The game's id is bound from the URL; the user when the session names one (a token's user is bound
-by games/api/authentication.py); the seq by the move's service once it is appended (games/services.py).
+by games/api/authentication.py); the seq by the move's service once it is appended (games/play/services.py).
 """
 
 from __future__ import annotations

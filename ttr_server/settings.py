@@ -48,7 +48,7 @@ if PRODUCTION and (_problem := local_secrets.secret_key_problem(SECRET_KEY)):
     )
 # Former SECRET_KEYs, comma-separated: links and sessions they signed stay valid while a new key takes over.
 SECRET_KEY_FALLBACKS = [k for k in os.environ.get("SECRET_KEY_FALLBACKS", "").split(",") if k]
-# The keys that sign finished games' checkpoints (games/signing.py): a JSON list of {"id", "private_key" (base64 of
+# The keys that sign finished games' checkpoints (games/trust/signing.py): a JSON list of {"id", "private_key" (base64 of
 # the 32-byte Ed25519 seed) or "public_key" (a retired key), "valid_from", "valid_to"?}. Unset: the file
 # TTR_SIGNING_KEYS_FILE, which `manage.py signing_keys --generate` (or the stack's first start) writes and
 # `--rotate` rotates; outside production it is generated on first use. Never derived from SECRET_KEY.
@@ -138,7 +138,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTHENTICATION_BACKENDS = ["games.accounts.UsernameBackend"]  # usernames match in any case and NFKC form
+AUTHENTICATION_BACKENDS = ["games.people.accounts.UsernameBackend"]  # usernames match in any case and NFKC form
 TOKEN_LIFETIME_DAYS = int(os.environ.get("TOKEN_LIFETIME_DAYS", "30"))  # or until the owner logs out
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
@@ -148,7 +148,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en-us"
 # The languages of the site (issue #23): the web client's catalogues (frontend/locales/*.json) and the e-mails'
 # (locale/<lang>/LC_MESSAGES/django.po, compiled to .mo by `make messages`: scripts/compile_messages.py). A person's
-# mails are in their account's language, else English (games/mail.py).
+# mails are in their account's language, else English (games/people/mail.py).
 LANGUAGES = [("en", "English"), ("cs", "Čeština"), ("ro", "Română"), ("pl", "Polski"), ("hu", "Magyar"), ("fi", "Suomi")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
@@ -178,7 +178,7 @@ CHANNEL_LAYERS = (
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # socket_timeout: redis-py 8 times reads out after 5 s by default; a publish to a Redis that hangs
-            # gives up after this (it runs off the request path: games/notify.py).
+            # gives up after this (it runs off the request path: games/store/notify.py).
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS, "socket_timeout": 30}]
             },
@@ -273,7 +273,7 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("TTR_TASK_QUEUE", "celery")
 # turns are sent there, and a worker started without -Q reads both queues (`make run`'s does); docker-compose runs
 # one worker per queue. TTR_STRONG_SECONDS is its thinking time per decision (bots/budget.py).
 TTR_STRONG_QUEUE = os.environ.get("TTR_STRONG_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-strong")
-# Post-game analysis (games/analyses.py) has a queue of its own too, so judging a finished game never delays a
+# Post-game analysis (games/review/analyses.py) has a queue of its own too, so judging a finished game never delays a
 # move, a bot or a score: docker-compose gives it a worker of its own. A decision is judged on TTR_ANALYSIS_SAMPLES
 # sampled games (TTR_ANALYSIS_SINGLE where the move played is the only candidate); a run silent for
 # TTR_ANALYSIS_STALE_SECONDS is taken over; every TTR_ANALYSIS_SWEEP_SECONDS the worker re-sends lost requests and,
@@ -298,7 +298,7 @@ TTR_VACATION_DAYS = int(os.environ.get("TTR_VACATION_DAYS", "30"))
 TTR_MATCH_SECONDS = float(os.environ.get("TTR_MATCH_SECONDS", "2"))
 TTR_QUEUE_BOT = os.environ.get("TTR_QUEUE_BOT", "greedy")  # the level of the bots the queue seats
 TTR_LOST_TASK_SECONDS = float(os.environ.get("TTR_LOST_TASK_SECONDS", "3"))
-# E-mail (games/mail.py): SMTP when EMAIL_HOST is set, otherwise one file a mail under var/mail (no server needed).
+# E-mail (games/people/mail.py): SMTP when EMAIL_HOST is set, otherwise one file a mail under var/mail (no server needed).
 # Notifications are mailed in a batch every TTR_MAIL_SECONDS, at most one mail per game per TTR_MAIL_GAP_SECONDS
 # to a person; links in mails point at TTR_PUBLIC_URL.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
@@ -360,7 +360,7 @@ if TTR_HTTPS:
 # Auth endpoints' throttle rate (overrides DEFAULT_THROTTLE_RATES["auth"] when set).
 AUTH_THROTTLE_RATE = os.environ.get("AUTH_THROTTLE_RATE") or None
 
-# Limits where a person can be abused (issue #30, findings 4 and 6), counted in the database (games/rate_limits.py)
+# Limits where a person can be abused (issue #30, findings 4 and 6), counted in the database (games/people/rate_limits.py)
 # so every web process shares them. Wrong passwords, on every password form (the API's token and login, the admin's
 # login and password change, DELETE /api/me): once a username, or an address, has this many failures in the window,
 # every attempt is refused (429) until the oldest leaves the window, a right password too.
@@ -374,6 +374,6 @@ TTR_CONFIRMATION_MAIL_WINDOW_SECONDS = int(os.environ.get("TTR_CONFIRMATION_MAIL
 # Queue joins a person may make in the window (each one queues a matchmaker run).
 TTR_QUEUE_JOINS = int(os.environ.get("TTR_QUEUE_JOINS", "30"))
 TTR_QUEUE_JOIN_WINDOW_SECONDS = int(os.environ.get("TTR_QUEUE_JOIN_WINDOW_SECONDS", "3600"))
-# Games not finished (open or in play) a person may sit in at once, by speed (games/game_caps.py): 409 too_many_games.
+# Games not finished (open or in play) a person may sit in at once, by speed (games/play/game_caps.py): 409 too_many_games.
 TTR_MAX_LIVE_GAMES = int(os.environ.get("TTR_MAX_LIVE_GAMES", "20"))
 TTR_MAX_DAILY_GAMES = int(os.environ.get("TTR_MAX_DAILY_GAMES", "50"))

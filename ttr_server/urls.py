@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games import password_guard
+from games.people import password_guard
 from ttr_server import pages
 
 urlpatterns = [
-    # The admin's two password forms, wrapped to share the API's limit on wrong passwords (games/password_guard.py);
+    # The admin's two password forms, wrapped to share the API's limit on wrong passwords (games/people/password_guard.py);
     # routed before admin.site.urls, which holds the same addresses.
     path("admin/login/", password_guard.admin_login(admin.site.login)),
     path(

@@ -1,8 +1,8 @@
 """Accounts: register, token, session login and logout. Throttled (scope "auth": requests per client address, in
 each process), and wrong passwords are limited per username and per address across processes
-(games/password_guard.py: 429 `too_many_attempts`, even for the right password, until the window passes).
+(games/people/password_guard.py: 429 `too_many_attempts`, even for the right password, until the window passes).
 
-Usernames and token lifetimes follow games.accounts. Logging out ends the session and revokes the token the
+Usernames and token lifetimes follow games.people.accounts. Logging out ends the session and revokes the token the
 request was made with, so a stolen or shared token can be killed; the next login issues a new one.
 """
 
@@ -22,12 +22,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games import accounts, password_guard
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.bodies import ApiView
 from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer
+from games.people import accounts, password_guard
 
 
 class AuthThrottle(ScopedRateThrottle):
@@ -52,7 +52,7 @@ class RegisterView(_AuthView):
     @extend_schema(
         request=s.RegisterSerializer,
         responses={201: r.RegisteredSerializer, **error_responses(400, 413, 415, 429)},
-        description="Create an account (usernames: games.accounts rules; unique in any case and NFKC form).",
+        description="Create an account (usernames: games.people.accounts rules; unique in any case and NFKC form).",
     )
     def post(self, request: Request) -> Response:
         data = self.credentials(request, s.RegisterSerializer)

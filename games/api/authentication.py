@@ -1,5 +1,5 @@
-"""Token authentication that honours the token's lifetime (games.accounts); for the endpoints of one game, the token
-checked in the same statement that reads the game (games/game_rows.py). `signed_in`: the user a request or a socket
+"""Token authentication that honours the token's lifetime (games.people.accounts); for the endpoints of one game, the token
+checked in the same statement that reads the game (games/store/game_rows.py). `signed_in`: the user a request or a socket
 acts for, as the account the services take."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.request import Request
 
-from games import game_rows
-from games.accounts import token_expired
+from games.people.accounts import token_expired
+from games.store import game_rows
 from ttr_server import logs
 
 

@@ -14,10 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.api.responses import ErrorSerializer
-from games.codec import InvalidMove
 from games.engine import IllegalMove, NotYourTurn
-from games.errors import ServiceError
-from games.log import StaleSeq
+from games.engine.codec import InvalidMove
+from games.store.event_log import StaleSeq
+from games.store.service_error import ServiceError
 
 _DRF_CODES = {
     exceptions.NotAuthenticated: "not_authenticated",

@@ -1,4 +1,4 @@
-"""JSON Schemas of engine values, read off their type hints (the same hints games.codec encodes them by).
+"""JSON Schemas of engine values, read off their type hints (the same hints games.engine.codec encodes them by).
 
 Events and scores are frozen dataclasses; deriving their schemas from the hints keeps the OpenAPI schema
 equal to what the codec writes, whatever event types the engine grows.

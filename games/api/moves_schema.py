@@ -1,4 +1,4 @@
-"""The JSON Schema of a move (docs/API.md "Moves"), exactly what games.codec.move_from_dict accepts.
+"""The JSON Schema of a move (docs/API.md "Moves"), exactly what games.engine.codec.move_from_dict accepts.
 
 One variant per move type, each closed (no other fields): the OpenAPI schema gives it to clients and to
 schema-based fuzzing, and a test checks it against the codec for every legal move of whole games.

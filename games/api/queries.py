@@ -8,7 +8,7 @@ from typing import Any
 from rest_framework.request import Request
 
 from games.api.fields import INT64_MAX, ObjectSerializer, QueryBooleanField, QueryIntegerField, StrictChoiceField
-from games.models import Game
+from games.store.models import Game
 
 MAX_PAGE_SIZE = 100
 USERNAME_IN_PATH = {"type": "string", "minLength": 1, "maxLength": 150}  # the longest name an account can have

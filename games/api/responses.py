@@ -1,6 +1,6 @@
 """Response bodies of the API, for the OpenAPI schema: what selectors and services answer, field by field.
 
-Views build their answers as plain data (games.selectors); these serializers describe that data exactly, and
+Views build their answers as plain data (games.play.selectors); these serializers describe that data exactly, and
 the schemathesis run in the tests checks every response against them.
 """
 
@@ -14,7 +14,8 @@ from games.api.hints_schema import event_data_schemas, schema_of
 from games.api.moves_schema import MOVE_SCHEMA, PAYMENT_SCHEMA
 from games.engine.cards import CARD_KINDS
 from games.engine.scoring import SeatScore
-from games.models import BOT_LEVELS, NOTIFICATION_KINDS
+from games.people.models import NOTIFICATION_KINDS
+from games.store.models import BOT_LEVELS
 
 HAND = {**PAYMENT_SCHEMA, "description": "cards by colour"}
 

@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import accounts
 from games.api.fields import (
     INT64_MAX,
     ObjectSerializer,
@@ -21,7 +20,8 @@ from games.api.fields import (
     StrictIntegerField,
 )
 from games.api.moves_schema import MOVE_SCHEMA
-from games.models import BOT_LEVELS, MAP_CHOICES, SPEED_CHOICES
+from games.people import accounts
+from games.store.models import BOT_LEVELS, MAP_CHOICES, SPEED_CHOICES
 
 MAX_DAYS_PER_MOVE, MAX_BANK_DAYS = 14, 30
 
@@ -70,7 +70,7 @@ CLIENT_SEED_HELP = (
 
 @extend_schema_field({"type": "string", "pattern": "^([0-9a-fA-F]{2}){0,32}$", "description": CLIENT_SEED_HELP})
 class ClientSeedField(StrictCharField):
-    """Read as a string here; games/chance.py checks it is hex (and the schema says so)."""
+    """Read as a string here; games/trust/chance.py checks it is hex (and the schema says so)."""
 
 
 def client_seed_field() -> ClientSeedField:
@@ -199,7 +199,7 @@ class StartSerializer(ObjectSerializer):
 
 @extend_schema_field(MOVE_SCHEMA)
 class MoveField(serializers.JSONField):
-    """A move object; its shape is checked by games.codec (which names the field at fault)."""
+    """A move object; its shape is checked by games.engine.codec (which names the field at fault)."""
 
 
 class MoveRequestSerializer(ObjectSerializer):
@@ -209,7 +209,7 @@ class MoveRequestSerializer(ObjectSerializer):
 
 class MoveRequest(NamedTuple):
     expected_seq: int
-    move: Any  # the move object as sent: games.codec reads it and names the field at fault
+    move: Any  # the move object as sent: games.engine.codec reads it and names the field at fault
 
 
 def move_request(data: Any) -> MoveRequest:

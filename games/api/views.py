@@ -16,16 +16,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import game_rows, selectors, services, signing, viewers
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication, signed_in
 from games.api.bodies import ApiView
 from games.api.errors import error, error_responses
-from games.codec import move_from_dict
-from games.models import Game
-from games.verify import verify_game
+from games.engine.codec import move_from_dict
+from games.play import selectors, services
+from games.store import game_rows, viewers
+from games.store.models import Game
+from games.trust import signing
+from games.trust.verify import verify_game
 
 READ_ERRORS = error_responses(401, 404)
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
@@ -136,7 +138,7 @@ class ResignView(ApiView):
 
 class OneGameView(ApiView):
     """A view of the game in the URL. The hot endpoints of a move (/state, /legal-moves, /moves, /events) read the
-    game and check the token in one statement (games/game_rows.py); a session's request reads the game alone."""
+    game and check the token in one statement (games/store/game_rows.py); a session's request reads the game alone."""
 
     authentication_classes = [
         GameTokenAuthentication,

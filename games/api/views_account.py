@@ -1,7 +1,7 @@
 """The account's own settings (docs/API.md, Table talk and languages): GET/PATCH /api/me, and the two links mails carry,
 opened without logging in: /api/me/email/confirm and /api/me/unsubscribe, each with the token of its link.
 
-Thin views over games/account_settings.py; the request and answer serializers, strict and exact for the schema, are here.
+Thin views over games/people/preferences.py; the request and answer serializers, strict and exact for the schema, are here.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
-from games import account_settings, links, matchmaker, password_guard, privacy, vacations
 from games.api import responses as r
 from games.api.auth import AuthThrottle
 from games.api.authentication import signed_in
@@ -25,8 +24,12 @@ from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
 from games.api.serializers import valid_body
-from games.errors import ServiceError
-from games.models import NOTIFICATION_KINDS
+from games.clocks import vacations
+from games.lobby import matchmaker
+from games.people import mail_links, password_guard, preferences
+from games.people.models import NOTIFICATION_KINDS
+from games.staff import privacy
+from games.store.service_error import ServiceError
 
 ADDRESS_MAX = 254
 TOKEN_MAX = 1000
@@ -87,7 +90,7 @@ class MeUpdateSerializer(ObjectSerializer):
     email = AddressField(required=False)
     notify = NotifyField(required=False)
     language = StrictChoiceField(
-        account_settings.LANGUAGES, required=False, allow_null=True, help_text="null: the request's Accept-Language decides"
+        preferences.LANGUAGES, required=False, allow_null=True, help_text="null: the request's Accept-Language decides"
     )
 
 
@@ -110,7 +113,7 @@ class MeSerializer(ObjectSerializer):
     email_pending = serializers.EmailField(allow_null=True, help_text="an address whose link is not opened yet")
     notify = NotifySettingsSerializer(help_text="every kind of notification: mailed or not")
     language = serializers.ChoiceField(
-        account_settings.LANGUAGES, allow_null=True, help_text="null: Accept-Language decides"
+        preferences.LANGUAGES, allow_null=True, help_text="null: Accept-Language decides"
     )
     vacation = r.VacationStatusSerializer(help_text="your daily clocks' vacation (POST /api/me/vacation)")
     muted = serializers.ListField(child=serializers.CharField(), help_text="the people whose chat lines you do not get")
@@ -147,12 +150,12 @@ class MeView(ApiView):
         operation_id="me_update", request=MeUpdateSerializer,
         responses={200: MeSerializer, **error_responses(400, 401, 403, 413, 415, 429)},
         description="Change your settings; fields left out stay. A new address is mailed a link (valid "
-        f"{links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it. Confirmation "
+        f"{mail_links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it. Confirmation "
         "mails are limited per account and per address: past the limit 429 `too_many_mails`, nothing changed or sent.",
     )
     def patch(self, request: Request) -> Response:
         user = signed_in(request.user)
-        account_settings.account_update(user, valid_body(MeUpdateSerializer, request.data))
+        preferences.account_update(user, valid_body(MeUpdateSerializer, request.data))
         return Response(_me(user))
 
 
@@ -192,7 +195,7 @@ class ExportView(ApiView):
 
 
 def _me(user: User) -> dict[str, Any]:
-    return {**account_settings.account_settings(user), "vacation": vacations.status(user), "queue": _queue(user)}
+    return {**preferences.account_settings(user), "vacation": vacations.status(user), "queue": _queue(user)}
 
 
 def _queue(user: User) -> dict[str, Any] | None:
@@ -219,7 +222,7 @@ class EmailConfirmView(_LinkView):
         description="Confirm an address with the token of the link mailed to it (no login needed).",
     )
     def post(self, request: Request) -> Response:
-        return Response({"email": account_settings.email_confirm(valid_body(LinkTokenSerializer, request.data)["token"])})
+        return Response({"email": preferences.email_confirm(valid_body(LinkTokenSerializer, request.data)["token"])})
 
 
 class UnsubscribeView(_LinkView):
@@ -231,5 +234,5 @@ class UnsubscribeView(_LinkView):
         description="Stop mailing the kind of notification the token of a mail's link names (no login needed).",
     )
     def post(self, request: Request) -> Response:
-        kind = account_settings.unsubscribe(valid_body(LinkTokenSerializer, request.data)["token"])
+        kind = preferences.unsubscribe(valid_body(LinkTokenSerializer, request.data)["token"])
         return Response({"kind": kind, "notify": False})

@@ -1,4 +1,5 @@
-"""Post-game analysis and hints (docs/API.md, Analysis): thin views over games/analyses.py and games/hints.py."""
+"""Post-game analysis and hints (docs/API.md, Analysis): thin views over games/review/analyses.py and
+games/review/hints.py."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import analyses, hints, selectors
 from games.api import responses as r
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.errors import error_responses
+from games.play import selectors
+from games.review import analyses, hints
 
 IN_PROGRESS = OpenApiResponse(r.AnalysisProgressSerializer, description="queued, or running: how far it is")
 

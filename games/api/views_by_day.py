@@ -10,7 +10,6 @@ from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import inbox, invitations, matchmaker, rematch, selectors, vacations
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
@@ -18,7 +17,11 @@ from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.errors import error_responses
 from games.api.views import WRITE_ERRORS
-from games.models import Notification
+from games.clocks import vacations
+from games.lobby import matchmaker
+from games.people import inbox
+from games.people.models import Notification
+from games.play import invitations, rematch, selectors
 
 READ_ERRORS = error_responses(401, 403)
 

@@ -9,7 +9,6 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import accounts, chat, selectors
 from games.api import queries as q
 from games.api import responses as r
 from games.api import serializers as s
@@ -17,7 +16,10 @@ from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.errors import error_responses
 from games.api.fields import INT64_MAX
-from games.errors import ServiceError
+from games.people import accounts
+from games.play import selectors
+from games.store.service_error import ServiceError
+from games.table import chat
 
 
 class ChatView(ApiView):

@@ -7,14 +7,16 @@ from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import accounts, analyses, ratings, selectors
 from games.api import queries as q
 from games.api import responses as r
 from games.api.bodies import ApiView
 from games.api.errors import error, error_responses
 from games.api.fields import ObjectSerializer, QueryIntegerField, StrictChoiceField
 from games.api.views import GamesPagination
-from games.models import MAP_CHOICES
+from games.people import accounts
+from games.play import ratings, selectors
+from games.review import analyses
+from games.store.models import MAP_CHOICES
 
 
 class LeaderboardQuery(ObjectSerializer):

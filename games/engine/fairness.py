@@ -123,9 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
     import json
 
+    from games.engine.codec import event_from_dict
+
     # JSON and the audit lines live outside the engine, like the simulator's logs; both modules are pure.
-    from games.chain import checkpoint_named, commitment_problem
-    from games.codec import event_from_dict
+    from games.engine.hash_chain import checkpoint_named, commitment_problem
 
     from .replayed import log_replayed
 
@@ -143,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cannot read {args.audit}: {error}")
         return 2
     game, key = checkpoint_named(lines)
-    print(f"game {game}; its checkpoint names key {key} (python -m games.audit verify checks the signature)")
+    print(f"game {game}; its checkpoint names key {key} (python -m games.trust.offline_verify verify checks the signature)")
     verdict = log_checked(events)
     if verdict is None:
         print("not provably fair: the game has no seeds (it was created before fair chance, or without it)")

@@ -106,7 +106,7 @@ def run(
 
 
 def _write_log(path: Path, events: list[ev.Event]) -> None:
-    from games.codec import event_to_json  # the codec lives outside the engine (docs/STYLE.md)
+    from games.engine.codec import event_to_json  # the codec lives outside the engine (docs/STYLE.md)
 
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(event_to_json(e) + "\n" for e in events))

@@ -7,7 +7,7 @@ Once the game is over everything is public (`finished=True` for events; a finish
 
 A view is a `PlayerView`: frozen, its sequences tuples and its mappings fresh dicts typed read-only (`Mapping`:
 cheaper than a proxy, and no part of the state is shared), so a bot may keep it while the game goes on. Its
-JSON, the API's, is `view_json` in games/codec.py.
+JSON, the API's, is `view_json` in games/engine/codec.py.
 """
 
 from __future__ import annotations

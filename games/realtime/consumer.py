@@ -3,13 +3,13 @@
 On connect: `hello` with the state as the viewer may see it, its seq and the seats present. Then, whenever the
 hub hears a new seq from the game's group (or its poll sees one), the socket reads the events after its own cursor
 from the database (read once for all of this process's sockets of the game, games/realtime/hub.py), projected
-for its own user as /events projects them (games.viewers.projected), and sends them as one `events` message (with
+for its own user as /events projects them (games.store.viewers.projected), and sends them as one `events` message (with
 `deadline`, the clock of the decision now open, when the game has a clock): in seq order, no gap, no
 duplicate, because one lock orders every send of events and the cursor only moves forward with what was sent.
 A client's `move` goes through the same service as POST /moves and is answered with `move_result` (the HTTP
 error body when refused); its events come first, as for everyone else.
 `resync` answers the events after the seq the client names (one resync at a time: those asked meanwhile are
-answered together, once, after it). `chat` writes a line of table talk (games/chat.py);
+answered together, once, after it). `chat` writes a line of table talk (games/table/chat.py);
 each new line reaches every socket of the game that may read it as a `chat` message, in order (the socket reads
 the lines after its own chat cursor when the group says one was posted), and a line staff hid as `chat_hidden`.
 Nothing a client sends can crash the socket: what
@@ -29,15 +29,18 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import close_old_connections
 
-from games import chat, clocks, log, presence, selectors, services, viewers
 from games.api.authentication import signed_in
 from games.api.serializers import MoveRequest
-from games.codec import move_from_dict
-from games.errors import ServiceError
-from games.models import Game
+from games.clocks import turn_clocks
+from games.engine.codec import move_from_dict
+from games.play import selectors, services
 from games.realtime import auth, messages
 from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
 from games.realtime.limits import LimitedSocket
+from games.store import event_log, viewers
+from games.store.models import Game
+from games.store.service_error import ServiceError
+from games.table import chat, presence
 from ttr_server import dbpool, logs, metrics, unavailable
 
 logger = logging.getLogger(__name__)
@@ -205,7 +208,7 @@ class GameConsumer(LimitedSocket):
         if not events and not resync:
             return False
         after_events: dict[str, Any] = {}
-        if clocks.has_clock(game):
+        if turn_clocks.has_clock(game):
             after_events["deadline"] = deadline  # the clock of the decision open now (None: nobody decides)
         if resync:
             after_events["resync"] = True  # the answer to a resync, which a client can tell from a push before it
@@ -299,7 +302,7 @@ class GameConsumer(LimitedSocket):
                 await self.send_json({"type": "error", "status": status, "error": body})
 
     async def send_json(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=log.compact_json(message))
+        await self.send(text_data=event_log.compact_json(message))
 
 
 def events_message(seq: int, events: list[str], after_events: dict[str, Any]) -> str:
@@ -307,7 +310,7 @@ def events_message(seq: int, events: list[str], after_events: dict[str, Any]) ->
     from each event's text (shared by the game's sockets that see the whole event: encoded once, not per socket)."""
     text = f'{{"type":"events","seq":{seq},"events":[{",".join(events)}]'
     for key, value in after_events.items():
-        text += f",{log.compact_json(key)}:{log.compact_json(value)}"
+        text += f",{event_log.compact_json(key)}:{event_log.compact_json(value)}"
     return text + "}"
 
 

@@ -1,11 +1,11 @@
 """This process's game sockets, by game: the seq poll that no commit can slip past, and presence upkeep.
 
-A commit's notice reaches the sockets through the channel layer (games/notify.py). The hub also asks the
+A commit's notice reaches the sockets through the channel layer (games/store/notify.py). The hub also asks the
 database for the seq of every game this process has a socket open for, every `REALTIME_POLL_SECONDS`, and
 wakes the sockets of a game that moved: under the embedded server (in-memory layer) that is how a move made by
 the separate Celery worker reaches the sockets (every 50 ms: one indexed query for all of them), and with Redis
 it repairs a notice lost on the way (every second). It runs only while this process has a socket open. It
-also renews the presence entries of this process's sockets (games/presence.py) and announces any change.
+also renews the presence entries of this process's sockets (games/table/presence.py) and announces any change.
 """
 
 from __future__ import annotations
@@ -24,9 +24,12 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import clocks, log, notify, presence, selectors, states
-from games.models import Event, Game
-from games.notify import group_name
+from games.clocks import turn_clocks
+from games.play import selectors
+from games.store import event_log, notify, states
+from games.store.models import Event, Game
+from games.store.notify import group_name
+from games.table import presence
 from ttr_server import metrics, unavailable
 
 logger = logging.getLogger(__name__)
@@ -197,7 +200,7 @@ class Hub:
         elif message.get("type") == "presence.changed":
             for socket in list(self.games.get(game_id, ())):
                 self._keep(asyncio.get_running_loop().create_task(socket.presence_changed(message)))
-        elif message.get("type") in ("chat.posted", "chat.hidden"):  # a message's id (games/chat.py), never its text
+        elif message.get("type") in ("chat.posted", "chat.hidden"):  # a message's id (games/table/chat.py), never its text
             for socket in list(self.games.get(game_id, ())):
                 self._keep(asyncio.get_running_loop().create_task(socket.chat_changed(message)))
 
@@ -255,12 +258,12 @@ class Hub:
 
 def _read(game_id: str, after: int) -> tuple[Game, list[Event], str | None]:
     game = selectors.game_row(game_id)
-    return game, list(log.rows_between(game.pk, after, game.seq)), deadline_of(game)
+    return game, list(event_log.rows_between(game.pk, after, game.seq)), deadline_of(game)
 
 
 def deadline_of(game: Game) -> str | None:
     """The deadline (ISO-8601) of the decision open at the game's seq; None without a clock or a decision."""
-    deadline = clocks.deadline(game, states.state_at(game.pk, game.seq)) if clocks.has_clock(game) else None
+    deadline = turn_clocks.deadline(game, states.state_at(game.pk, game.seq)) if turn_clocks.has_clock(game) else None
     return deadline.isoformat() if deadline else None
 
 

@@ -2,7 +2,7 @@
 
 On connect: `hello` with how many notifications are unread and how many games wait for their move. Then a
 `notification` message for each new row of their inbox, in order, once: the group `user.<id>` hears the new
-row's id after its commit (games/inbox.py) and the socket reads the rows after its cursor from the database;
+row's id after its commit (games/people/inbox.py) and the socket reads the rows after its cursor from the database;
 a poll every INBOX_POLL_SECONDS does the same, which is how a worker's notification arrives under the embedded
 server (in-memory layer) and how a lost notice is repaired. Anonymous sockets are refused. The socket counts
 among its person's (TTR_WS_PER_USER) and is under the other limits of games/realtime/limits.py.
@@ -18,8 +18,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 
-from games import inbox, selectors
-from games.models import Notification
+from games.people import inbox
+from games.people.models import Notification
+from games.play import selectors
 from games.realtime import auth
 from games.realtime.hub import hub, layer_call, run_sync
 from games.realtime.limits import LimitedSocket

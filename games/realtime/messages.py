@@ -2,7 +2,7 @@
 
 A message is one JSON text frame of at most `MAX_MESSAGE_BYTES` (the HTTP body limit) holding an object with a
 `type`: `move` (`expected_seq`, `move`: the body of POST /moves), `resync` (`after`: the last seq the client
-has) or `chat` (`text`, `channel`?: games/chat.py reads them). Anything else is refused with the body HTTP would
+has) or `chat` (`text`, `channel`?: games/table/chat.py reads them). Anything else is refused with the body HTTP would
 give (`invalid` naming the field, `too_large`), and a refused move carries exactly the HTTP error body
 (games/api/errors.py), with its HTTP status beside it.
 """

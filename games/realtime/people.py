@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from games import presence
+from games.table import presence
 from ttr_server import unavailable
 
 if TYPE_CHECKING:

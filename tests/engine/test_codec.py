@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from games.codec import InvalidMove, move_from_dict, move_to_dict
 from games.engine import moves as mv
+from games.engine.codec import InvalidMove, move_from_dict, move_to_dict
 from games.engine.decide import step
 from games.engine.legal import legal_moves, random_legal_move
 from games.engine.setup import begin

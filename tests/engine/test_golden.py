@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from games.codec import event_to_dict, move_to_dict, view_json
+from games.engine.codec import event_to_dict, move_to_dict, view_json
 from games.engine.decide import score_ended, step
 from games.engine.evolve import evolve_in_place, initial_state
 from games.engine.legal import legal_moves

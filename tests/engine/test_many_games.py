@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from games.codec import event_from_json, event_to_json
+from games.engine.codec import event_from_json, event_to_json
 from games.engine.evolve import replay
 
 from .test_properties import (

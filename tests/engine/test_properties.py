@@ -27,10 +27,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from games.codec import event_from_dict, event_from_json, event_to_dict, event_to_json, view_json
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS, CARDS_PER_COLOUR, COLOURS, LOCOMOTIVE, LOCOMOTIVES
+from games.engine.codec import event_from_dict, event_from_json, event_to_dict, event_to_json, view_json
 from games.engine.decide import score_ended, step
 from games.engine.errors import IllegalMove, NotYourTurn
 from games.engine.evolve import evolve, evolve_in_place, initial_state, replay

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from games.codec import event_from_json
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.cards import count, full_deck, total
+from games.engine.codec import event_from_json
 from games.engine.decide import decide, step
 from games.engine.errors import IllegalMove
 from games.engine.evolve import evolve, evolve_in_place, initial_state, replay

@@ -1,5 +1,5 @@
 """Hidden information (X-SEC-1) and chance written in the log (X-RNG-1), over whole games on both maps; the view
-as a typed value and as the API's JSON (games/codec.py `view_json`)."""
+as a typed value and as the API's JSON (games/engine/codec.py `view_json`)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from games.codec import event_from_json, event_to_json, view_json
 from games.engine import events as ev
 from games.engine import evolve, random_legal_move, redact, replay, score_ended, view
 from games.engine import moves as mv
 from games.engine.cards import CARD_KINDS, total
+from games.engine.codec import event_from_json, event_to_json, view_json
 from games.engine.state import State
 from tests.engine.builders import arrange, claim, of_type, opening, play, started
 
@@ -192,7 +192,7 @@ def test_x_sec_1_after_the_game_ends_everything_is_public(map_name: str) -> None
         assert [s.seat for s in shown.scores] == [0, 1]
 
 
-# X-SEC-1 in the API's JSON of a view (games/codec.py `view_json`): the keys docs/API.md names, in their order.
+# X-SEC-1 in the API's JSON of a view (games/engine/codec.py `view_json`): the keys docs/API.md names, in their order.
 
 VIEW_KEYS = [
     "map", "phase", "current_seat", "your_seat", "first_seat", "deciding_seats", "players", "market", "deck_size",

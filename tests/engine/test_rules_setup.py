@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 
-from games.codec import view_json
 from games.engine import events as ev
 from games.engine import moves as mv
 from games.engine.board import load_board
 from games.engine.cards import COLOURS, LOCOMOTIVE, full_deck
+from games.engine.codec import view_json
 from games.engine.setup import begin
 from games.engine.state import SETUP_TICKETS, TURN
 from games.engine.view import redact, view

@@ -8,10 +8,10 @@ from itertools import combinations
 
 import pytest
 
-from games.codec import view_json
 from games.engine import events as ev
 from games.engine import legal_moves, random_legal_move, redact, score_ended, view
 from games.engine import moves as mv
+from games.engine.codec import view_json
 from games.engine.state import KEEP_TICKETS, State
 from tests.engine.builders import arrange, of_type, opening, play, refused, scored, started
 

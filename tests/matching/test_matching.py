@@ -1,4 +1,4 @@
-"""The matchmaking rule (games/matching.py): who sits down together, checked on small queues and random ones."""
+"""The matchmaking rule (games/lobby/pairing.py): who sits down together, checked on small queues and random ones."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.matching import LOOK, Table, Waiting, allowed_gap, form_tables, problem
+from games.lobby.pairing import LOOK, Table, Waiting, allowed_gap, form_tables, problem
 
 NOW = 1_800_000_000.0
 ANY_SIZE = frozenset({2, 3, 4, 5})

@@ -12,7 +12,7 @@ import pytest
 def _server_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
     import bots.tasks  # noqa: F401  (registers the tasks a worker would: eager runs need them by name)
     import games.tasks  # noqa: F401
-    from games import states
+    from games.store import states
     from ttr_server.celery import app
 
     settings.AUTH_THROTTLE_RATE = "100000/min"

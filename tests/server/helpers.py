@@ -161,8 +161,9 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000, 
     score it as the `score_game` task does (tests/server/test_workers.py runs the real worker).
 
     Random legal moves, leaning towards claims so that the game is short. Returns the number of moves."""
-    from games import scoring, services, states
-    from games.models import Game
+    from games.play import scoring, services
+    from games.store import states
+    from games.store.models import Game
 
     for played in range(max_moves):
         game = Game.objects.get(pk=game_id)
@@ -254,10 +255,10 @@ def check_chain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Audit lines checked one by one, as any outside auditor could: seqs, hash chain, commitments."""
     from datetime import datetime
 
-    from games.chain import GENESIS_HASH, commitment_of, hidden_fields
-    from games.codec import event_from_dict, event_to_dict
     from games.engine import redact
-    from games.log import row_hash
+    from games.engine.codec import event_from_dict, event_to_dict
+    from games.engine.hash_chain import GENESIS_HASH, commitment_of, hidden_fields
+    from games.store.event_log import row_hash
 
     prev = GENESIS_HASH
     for seq, line in enumerate(lines, start=1):
@@ -305,7 +306,7 @@ def append_only_trigger_disabled() -> Iterator[None]:
 
 def tamper(game_id: str, seq: int, **changes: Any) -> None:
     """Edit an event row behind the application's back."""
-    from games.models import Event
+    from games.store.models import Event
 
     with append_only_trigger_disabled():
         assert Event.objects.filter(game_id=game_id, seq=seq).update(**changes) == 1

@@ -2,7 +2,7 @@
 wrong passwords are limited per username and per client address on every password form, the admin's login
 included, one count for all of them; confirmation mails are limited per account and per address and name nobody;
 a person sits in a bounded number of games not finished; joining and leaving the queue over and over forms no
-string of games. The limits are counted in the database (games/rate_limits.py): real PostgreSQL under
+string of games. The limits are counted in the database (games/people/rate_limits.py): real PostgreSQL under
 scripts/test-env, SQLite otherwise."""
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from django.db.models import F
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games import matchmaker
-from games.errors import ServiceError
-from games.models import Account, Game, LimitHit, QueueEntry
+from games.lobby import matchmaker
+from games.lobby.models import QueueEntry
+from games.people.models import Account, LimitHit
+from games.store.models import Game
+from games.store.service_error import ServiceError
 from tests.server.helpers import API, PASSWORD, assert_error, body, create_game, finish_by_services, register, url
 from ttr_server import settings as shipped
 

@@ -1,5 +1,5 @@
-"""Post-game analysis through the API (games/analyses.py, the task bots.tasks.analyse_game) and hints
-(games/hints.py): who may ask, what is answered while it runs and when it is done, that the game's log never
+"""Post-game analysis through the API (games/review/analyses.py, the task bots.tasks.analyse_game) and hints
+(games/review/hints.py): who may ask, what is answered while it runs and when it is done, that the game's log never
 changes, that a log altered afterwards is reported, and that a hint is recorded once per decision."""
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ from rest_framework.test import APIClient
 
 from bots.policies import Decision
 from bots.policies.greedy import choose as choose_greedy
-from games import analyses, log, scoring, services, states
 from games.engine import legal_moves, view
 from games.engine.played import played_moves
-from games.models import Analysis, Event, Game
+from games.play import scoring, services
+from games.review import analyses
+from games.review.models import Analysis
+from games.store import event_log, states
+from games.store.models import Event, Game
 from tests.server.helpers import (
     API,
     assert_error,
@@ -71,7 +74,7 @@ def test_a_player_asks_for_the_analysis_of_a_finished_game_and_gets_every_decisi
     answer = body(table.clients[0].get(url(table.game_id, "analysis")))
     assert answer["status"] == "done" and answer["altered"] is False
     assert answer["bot"].startswith("strong") and answer["budget"] == {"samples": 6, "single": 1}
-    moves = len(list(played_moves(log.events_between(table.game_id, 0, before.seq))))
+    moves = len(list(played_moves(event_log.events_between(table.game_id, 0, before.seq))))
     assert len(answer["decisions"]) == moves
     seqs = [d["seq"] for d in answer["decisions"]]
     assert seqs == sorted(seqs) and {d["seat"] for d in answer["decisions"]} == {0, 1}

@@ -1,4 +1,4 @@
-"""The log's append (games/log.py): on PostgreSQL one statement moves the game's head and inserts the rows, so an
+"""The log's append (games/store/event_log.py): on PostgreSQL one statement moves the game's head and inserts the rows, so an
 append at a stale seq writes nothing at all, and a move that writes nothing else needs no transaction around it."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import log, services, states
 from games.engine.events import TurnEnded
-from games.models import Event, Game
+from games.play import services
+from games.store import event_log, states
+from games.store.models import Event, Game
 from tests.server.helpers import random_engine_move, seated_game
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +27,8 @@ def test_an_append_at_a_stale_seq_raises_and_writes_nothing() -> None:
     game = started_game()
     seq, head, rows = game.seq, game.head_hash, Event.objects.filter(game=game).count()
     stale = Game.objects.get(pk=game.pk)
-    with pytest.raises(log.StaleSeq) as raised:
-        log.append(stale, seq - 1, [TurnEnded(seat=0, next_seat=1)])
+    with pytest.raises(event_log.StaleSeq) as raised:
+        event_log.append(stale, seq - 1, [TurnEnded(seat=0, next_seat=1)])
     assert raised.value.current == seq
     game.refresh_from_db()
     assert (game.seq, game.head_hash) == (seq, head)
@@ -37,7 +38,7 @@ def test_an_append_at_a_stale_seq_raises_and_writes_nothing() -> None:
 def test_an_append_moves_the_head_to_its_last_row() -> None:
     game = started_game()
     seq = game.seq
-    appended = log.append(game, seq, [TurnEnded(seat=0, next_seat=1), TurnEnded(seat=1, next_seat=0)])
+    appended = event_log.append(game, seq, [TurnEnded(seat=0, next_seat=1), TurnEnded(seat=1, next_seat=0)])
     stored = Game.objects.get(pk=game.pk)
     assert stored.seq == seq + 2 == appended[-1].seq
     assert stored.head_hash == appended[-1].hash

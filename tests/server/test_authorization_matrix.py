@@ -295,10 +295,10 @@ NAMES = count()
 
 def a_legal_move(game_id: str, role: str) -> dict[str, Any]:
     """`expected_seq` and a move that the role's seat (seat 0's for those without one) may make now."""
-    from games import states
-    from games.codec import move_to_dict
     from games.engine import legal_moves
-    from games.models import Game
+    from games.engine.codec import move_to_dict
+    from games.store import states
+    from games.store.models import Game
 
     game = Game.objects.get(pk=game_id)
     moves = legal_moves(states.state_at(game.pk, game.seq), SEAT_OF.get(role, 0))
@@ -355,8 +355,8 @@ def _a_table_line(game_id: str | None, username: str) -> int:
     """The id of a line `username` (seated) wrote at the game's table."""
     from django.contrib.auth import get_user_model
 
-    from games import chat
-    from games.models import Game
+    from games.store.models import Game
+    from games.table import chat
 
     game = Game.objects.get(pk=game_id)
     return chat.post(game, user=get_user_model().objects.get(username=username), text="well played").pk
@@ -366,21 +366,21 @@ def _mail_token(path: str, username: str) -> str:
     """A valid token of the link a mail holds (an e-mail confirmation, or an unsubscription) for `username`."""
     from django.contrib.auth import get_user_model
 
-    from games import links
-    from games.models import Account
+    from games.people import mail_links
+    from games.people.models import Account
 
     user = get_user_model().objects.get(username=username)
     if path.endswith("/unsubscribe"):
-        return links.unsubscribe_token(user.pk, kind="your_turn")
+        return mail_links.unsubscribe_token(user.pk, kind="your_turn")
     Account.objects.update_or_create(user=user, defaults={"email_pending": "creator@example.org"})
-    return links.confirmation_token(user.pk, address="creator@example.org")
+    return mail_links.confirmation_token(user.pk, address="creator@example.org")
 
 
 def snapshot(game_id: str | None) -> tuple[Any, ...]:
     """What a refused request must not change: how many users, games and events there are, and the game itself."""
     from django.contrib.auth import get_user_model
 
-    from games.models import Event, Game
+    from games.store.models import Event, Game
 
     counts = (get_user_model().objects.count(), Game.objects.count(), Event.objects.count())
     if game_id is None:

@@ -32,8 +32,8 @@ def test_notification_ids_past_64_bits_are_refused_and_nothing_is_read(number: i
     """Finding 8 of #30: {"ids": [2**63]} was a server_error (OverflowError) on SQLite."""
     from django.contrib.auth.models import User
 
-    from games import inbox
-    from games.models import Notification
+    from games.people import inbox
+    from games.people.models import Notification
 
     ada = register("ada")
     inbox.send(User.objects.get(username="ada").pk, "invitation", "k1", "a line")
@@ -64,7 +64,8 @@ def test_integers_in_queries_past_64_bits_are_refused(number: int) -> None:
 @pytest.mark.parametrize("number", TOO_BIG)
 def test_a_seq_or_a_chat_line_past_64_bits_is_refused(number: int) -> None:
     """Finding 8 of #30: a move's expected_seq and a chat line's id in the path are refused past 64 bits."""
-    from games.models import ChatReport, Event
+    from games.store.models import Event
+    from games.table.models import ChatReport
 
     ada = register("ada")
     game = create_game(ada)["id"]
@@ -100,7 +101,7 @@ NO_BODY_REQUESTS = [  # (content type, body): a form, broken JSON, a JSON object
 @pytest.mark.parametrize(("content_type", "data"), NO_BODY_REQUESTS)
 def test_a_body_sent_to_resign_is_refused_and_the_seat_stays(content_type: str, data: str) -> None:
     """Finding 11 of #30: POST /resign with a body was 200 (the body unread, the seat resigned)."""
-    from games.models import Seat
+    from games.store.models import Seat
 
     ada = register("ada")
     game = create_game(ada)["id"]
@@ -146,7 +147,7 @@ def test_a_form_sent_to_logout_leaves_the_token_alive() -> None:
 def test_client_seed_on_create_is_the_creators_seed_in_the_games_chance() -> None:
     """Finding 11 of #30: `client_seed` on POST /api/games was dropped (201 with no seed); now it is the creator's
     seat's seed: stored, written into `seeds_committed` at the start and mixed into the deck (docs/FAIRNESS.md)."""
-    from games.models import Event, Seat
+    from games.store.models import Event, Seat
 
     seed = "00ff" * 16
     ada = register("ada")
@@ -160,7 +161,7 @@ def test_client_seed_on_create_is_the_creators_seed_in_the_games_chance() -> Non
 @pytest.mark.parametrize("seed", ["abc", "xyz0", "0" * 66, 12])
 def test_a_bad_client_seed_on_create_is_refused_and_no_game_is_made(seed: Any) -> None:
     """Finding 11 of #30: a client_seed that is not hex (as join checks it) is a 400 naming it; no game is made."""
-    from games.models import Game
+    from games.store.models import Game
 
     ada = register("ada")
     response = ada.post(f"{API}/games", {"map": "europe", "players": 2, "client_seed": seed}, format="json")
@@ -182,7 +183,7 @@ def test_a_non_player_asking_for_a_game_in_plays_analysis_is_refused_with_403() 
 def test_a_private_game_is_not_named_on_its_creators_public_page() -> None:
     """Finding 11 of #30: GET /api/users/{name} listed the creator's private games, whose id lets anyone watch.
     Neither its recent games nor its rating history nor its analysis trend name a private game now."""
-    from games import scoring
+    from games.play import scoring
 
     ada, bob = register("ada"), register("bob")
     hidden = create_game(ada, private=True, ranked=True)["id"]
@@ -204,8 +205,8 @@ def test_the_vacation_limit_is_thirty_days_however_it_is_split(settings: Any) ->
     person could take more than 30 days in a year (a few hours at a time). A day begun counts as a day booked."""
     from django.utils import timezone
 
-    from games.clocks import day
-    from games.models import Vacation
+    from games.clocks.models import Vacation
+    from games.clocks.turn_clocks import day
 
     ada = register("ada")
     assert ada.post(f"{API}/me/vacation", {"days": 1}, format="json").status_code == 201

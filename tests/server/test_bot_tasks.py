@@ -10,10 +10,11 @@ import pytest
 from django.utils import timezone
 
 from bots import tasks
-from games import bot_turns, notify, services, states
-from games import sweep as sweeping
 from games.engine import legal_moves
-from games.models import Event, Game, Seat
+from games.play import bot_turns, services
+from games.play import sweep as sweeping
+from games.store import notify, states
+from games.store.models import Event, Game, Seat
 from tests.server.helpers import seated_game
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from bots.tasks import choose
-from games import inbox, matchmaker
-from games import sweep as sweeping
-from games.models import Event, Game, Notification, QueueEntry
+from games.lobby import matchmaker
+from games.lobby.models import QueueEntry
+from games.people import inbox
+from games.people.models import Notification
+from games.play import sweep as sweeping
+from games.store.models import Event, Game
 from tests.server.helpers import (
     API,
     assert_error,

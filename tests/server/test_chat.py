@@ -1,4 +1,4 @@
-"""Table talk (games/chat.py, docs/API.md Table talk and languages), through the services and the HTTP API: who writes
+"""Table talk (games/table/chat.py, docs/API.md Table talk and languages), through the services and the HTTP API: who writes
 in which channel, the limits, mutes, reports, staff's hiding and bans, and that chat is never game state (not in
 `/events`, `/audit` or a game's export) while a person's export and erasure include it."""
 
@@ -12,9 +12,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import chat, privacy
-from games.errors import ServiceError
-from games.models import ChatMessage, ChatReport, Game
+from games.staff import privacy
+from games.store.models import Game
+from games.store.service_error import ServiceError
+from games.table import chat
+from games.table.models import ChatMessage, ChatReport
 from tests.server.helpers import PASSWORD, audit_lines, body, finish_by_services, register, seated_game, url
 from tests.server.test_staff_actions import staff_client
 

@@ -1,4 +1,4 @@
-"""Table talk over the game's socket (games/chat.py, games/realtime/consumer.py), against two real web processes
+"""Table talk over the game's socket (games/table/chat.py, games/realtime/consumer.py), against two real web processes
 behind Redis and PostgreSQL: two players on one process and a spectator on the other. Lines arrive in order to
 those who may read them, the spectators' channel stays theirs, a mute holds live, a line staff hide is withdrawn
 live, refusals come back as the socket's usual `error`, and no text a client sends breaks its socket."""
@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import chat
+from games.table import chat
 from tests.server import sockets
 from tests.server.helpers import register, seated_game
 from tests.server.sockets import Socket, Web, token

@@ -1,6 +1,7 @@
-"""Signed checkpoints (docs/CHECKPOINTS.md, games/signing.py): a scored game's id, final seq and head hash signed
+"""Signed checkpoints (docs/CHECKPOINTS.md, games/trust/signing.py): a scored game's id, final seq and head hash signed
 with the server's Ed25519 key; `/api/keys` publishes the keys with their validity; the audit log's last line
-carries the checkpoint, and `python -m games.audit verify AUDIT.jsonl KEYS.json` checks it all offline, without
+carries the checkpoint, and `python -m games.trust.offline_verify verify AUDIT.jsonl KEYS.json` checks it all
+offline, without
 Django: a log whose chain was recomputed after a change is caught, and a key rotation leaves old signatures
 checkable."""
 
@@ -20,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 from rest_framework.test import APIClient
 
-from games.chain import checkpoint_message, line_hash
+from games.engine.hash_chain import checkpoint_message, line_hash
 from tests.server.helpers import assert_error, audit_lines, body, finish_by_services, seated_game, url
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,10 @@ def offline_check(tmp_path: Path, lines: list[dict[str, Any]], keys: dict[str, A
     audit, keys_file = tmp_path / "audit.jsonl", tmp_path / "keys.json"
     audit.write_text("".join(json.dumps(line) + "\n" for line in lines))
     keys_file.write_text(json.dumps(keys))
-    code = "import sys; sys.modules['django'] = None; from games.audit import main; sys.exit(main(sys.argv[1:]))"
+    code = (
+        "import sys; sys.modules['django'] = None; from games.trust.offline_verify import main; "
+        "sys.exit(main(sys.argv[1:]))"
+    )
     command = [sys.executable, "-c", code, "verify", str(audit), str(keys_file)]
     return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
 

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from games import matchmaker
-from games.models import Analysis, Game
+from games.lobby import matchmaker
+from games.review.models import Analysis
+from games.store.models import Game
 from tests.server.helpers import API, assert_error, body, register, url
 from tests.server.test_analysis import finished
 

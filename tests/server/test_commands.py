@@ -12,8 +12,8 @@ from django.core.management import call_command, get_commands, load_command_clas
 from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
-from games.codec import event_from_dict
 from games.engine import replay
+from games.engine.codec import event_from_dict
 from tests.server.helpers import (
     Table,
     body,

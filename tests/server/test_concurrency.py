@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.models import Event, Game, Seat
+from games.store.models import Event, Game, Seat
 from tests.server.helpers import body, check_verified, create_game, register, seated_game, url
 
 THREADS = 20

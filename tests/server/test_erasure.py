@@ -1,4 +1,4 @@
-"""Erasure never strands a game (finding 3 of #30; games/erasure.py): whatever moment of a game's life a person is
+"""Erasure never strands a game (finding 3 of #30; games/staff/erasure.py): whatever moment of a game's life a person is
 erased at (open before its start, the ticket choice, mid-game, a daily game), their seat is left (open) or played
 by the game's fallback bot (in play), a game they created passes on or goes, their invitations, queue entry and
 rematch acceptances are withdrawn, and every game still reaches its end and verifies.
@@ -23,12 +23,17 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from games import privacy, services, states
 from games.engine import legal_moves
 from games.engine.moves import ClaimRoute
-from games.errors import ServiceError
-from games.models import Event, Game, Invitation, Notification, QueueEntry, RematchOffer, Seat
-from games.verify import verify_game
+from games.lobby.models import QueueEntry
+from games.people.models import Notification
+from games.play import services
+from games.play.models import Invitation, RematchOffer
+from games.staff import privacy
+from games.store import states
+from games.store.models import Event, Game, Seat
+from games.store.service_error import ServiceError
+from games.trust.verify import verify_game
 from tests.server.helpers import PASSWORD, assert_error, body, create_game, register, url
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +164,7 @@ def test_the_queue_entry_and_an_unformed_rematch_are_withdrawn() -> None:
     services.game_join(game.pk, user=bob)
     services.game_start(game.pk, user=ann)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)  # over as far as the rematch is concerned
-    from games import rematch
+    from games.play import rematch
 
     rematch.rematch(game.pk, ann)
     QueueEntry.objects.create(user=ann, map="usa", counts=[2], since=game.created_at)
@@ -235,7 +240,7 @@ def test_a_table_the_matchmaker_forms_while_the_person_is_erased_gets_its_seat_p
     on_postgres: bool,
 ) -> None:
     """Finding 3 of #30: the erasure withdraws the queue entry first, waiting for a matchmaker's run that holds it
-    (games/matchmaker.py locks the rows of the table it seats), so the game that run formed is seen and its seat
+    (games/lobby/matchmaker.py locks the rows of the table it seats), so the game that run formed is seen and its seat
     resigned, not left to a person nobody plays."""
     if not on_postgres:
         pytest.skip("needs PostgreSQL (run under ./scripts/test-env): SQLite serialises writers with one lock")

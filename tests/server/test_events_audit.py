@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from games.models import Event
+from games.store.models import Event
 from tests.server.helpers import (
     assert_error,
     audit_lines,

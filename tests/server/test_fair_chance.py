@@ -1,4 +1,4 @@
-"""Provably fair chance through the server (X-RNG-2, games/chance.py, docs/FAIRNESS.md): a game's server seed is
+"""Provably fair chance through the server (X-RNG-2, games/trust/chance.py, docs/FAIRNESS.md): a game's server seed is
 fixed and its hash published when it is created, each person may add a seed when they join or start, the seeds
 go into the log at the deal, the server seed only once the game is over, and then `/verify` and
 `python -m games.engine.fairness verify AUDIT.jsonl` recompute every random outcome; a tampered audit, or a game
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from rest_framework.test import APIClient
 
-from games.codec import event_from_dict, event_to_dict
-from games.models import Game
+from games.engine.codec import event_from_dict, event_to_dict
+from games.store.models import Game
 from tests.server.helpers import (
     assert_error,
     audit_lines,

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import scoring
-from games.models import Event
+from games.play import scoring
+from games.store.models import Event
 from tests.server.helpers import (
     Table,
     assert_error,

@@ -1,4 +1,4 @@
-"""The game endpoints check the token in the statement that reads the game (games/game_rows.py): every answer is the
+"""The game endpoints check the token in the statement that reads the game (games/store/game_rows.py): every answer is the
 one DRF's token check gives, for a token that is wrong, expired, of an inactive user, or good on a missing game."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import Event, Game
+from games.store.models import Event, Game
 from tests.server.helpers import API, assert_error, body, create_game, register, url
 
 pytestmark = pytest.mark.django_db
@@ -260,8 +260,8 @@ def test_start_with_every_seat_taken_needs_no_fill() -> None:
 def test_game_row_reads_the_game_and_its_seats_in_one_query(django_assert_num_queries: Any) -> None:
     from django.contrib.auth import get_user_model
 
-    from games import selectors
-    from games.viewers import seat_of
+    from games.play import selectors
+    from games.store.viewers import seat_of
     from tests.server.helpers import seated_game
 
     table = seated_game("row", players=3)

@@ -18,8 +18,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
 
-from games import inbox, mail
-from games.models import NOTIFICATION_KINDS, Account, Notification
+from games.people import inbox, mail
+from games.people.models import NOTIFICATION_KINDS, Account, Notification
 from tests.server.helpers import create_game, register
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,8 @@ from rest_framework.test import APIClient
 from games import states
 from games.engine import load_board
 from games.engine.cards import total
-from games.models import Event, Game
+from games.store import states
+from games.store.models import Event, Game
 from tests.server.helpers import Table, body, choose, register, seated_game, url
 from tests.traffic import walk
 

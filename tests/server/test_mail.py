@@ -30,8 +30,8 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import inbox, links, mail
-from games.models import NOTIFICATION_KINDS, Account, Notification
+from games.people import inbox, mail, mail_links
+from games.people.models import NOTIFICATION_KINDS, Account, Notification
 from tests.server.helpers import API, assert_error, body, create_game, register
 
 pytestmark = pytest.mark.django_db
@@ -200,7 +200,8 @@ def test_every_kind_reaches_the_mail_server_exactly_once(smtp: MailServer, djang
         assert message["To"] == "ada@example.org"
         assert message["Subject"] == f"Ticket to Ride: news of kind {kind}"
         assert f"{PUBLIC}/games/{games[kind]}" in text_of(message)
-        assert signing.loads(link_token(message, "unsubscribe", kind), salt=links.UNSUBSCRIBE_SALT) == {"u": user, "k": kind}
+        token = link_token(message, "unsubscribe", kind)
+        assert signing.loads(token, salt=mail_links.UNSUBSCRIBE_SALT) == {"u": user, "k": kind}
         assert message["List-Unsubscribe"].strip() == f"<{link(message, 'unsubscribe', kind)}>"
         assert message["Auto-Submitted"] == "auto-generated"
     assert set(mail_of(rows)) == {"sent"}
@@ -359,10 +360,10 @@ def test_bad_stale_and_forged_tokens_are_refused_and_change_nothing(
     set_email(bob, "bob@example.org", django_capture_on_commit_callbacks)
     old_token = link_token(smtp.to("bob@example.org")[-1], "confirm-email")
     set_email(bob, "bob@example.net", django_capture_on_commit_callbacks)  # a second address: the first link is stale
-    unsubscribe_ada = links.unsubscribe_token(ada_id, kind="your_turn")
+    unsubscribe_ada = mail_links.unsubscribe_token(ada_id, kind="your_turn")
     real = time.time()
-    monkeypatch.setattr(signing.time, "time", lambda: real - (links.CONFIRM_DAYS + 1) * 86400)
-    expired = links.confirmation_token(bob_id, address="bob@example.net")
+    monkeypatch.setattr(signing.time, "time", lambda: real - (mail_links.CONFIRM_DAYS + 1) * 86400)
+    expired = mail_links.confirmation_token(bob_id, address="bob@example.net")
     monkeypatch.undo()
     settings_before = {who.username: body(who.get(ME)) for who in (ada, bob)}  # type: ignore[attr-defined]
 
@@ -373,14 +374,15 @@ def test_bad_stale_and_forged_tokens_are_refused_and_change_nothing(
         (CONFIRM, expired),
         (CONFIRM, unsubscribe_ada),  # a token made for another purpose
         (CONFIRM, _forged(old_token, e="bob@example.net")),
-        (CONFIRM, _forged(links.confirmation_token(bob_id, address="bob@example.net"), u=ada_id)),  # bob's link, for ada
-        (CONFIRM, links.confirmation_token(ada_id, address="bob@example.net")),  # signed, but not ada's pending address
+        # bob's link, for ada
+        (CONFIRM, _forged(mail_links.confirmation_token(bob_id, address="bob@example.net"), u=ada_id)),
+        (CONFIRM, mail_links.confirmation_token(ada_id, address="bob@example.net")),  # signed, but not ada's pending address
         (UNSUBSCRIBE, "nonsense"),
         (UNSUBSCRIBE, _forged(unsubscribe_ada, u=bob_id)),  # ada's link, for bob
         (UNSUBSCRIBE, _forged(unsubscribe_ada, k="game_ended")),
         (UNSUBSCRIBE, old_token),
-        (UNSUBSCRIBE, links.unsubscribe_token(ada_id, kind="no_such_kind")),
-        (UNSUBSCRIBE, links.unsubscribe_token(987654, kind="your_turn")),  # nobody
+        (UNSUBSCRIBE, mail_links.unsubscribe_token(ada_id, kind="no_such_kind")),
+        (UNSUBSCRIBE, mail_links.unsubscribe_token(987654, kind="your_turn")),  # nobody
     ]:
         response = bob.post(path, {"token": token}, format="json")
         data = body(response)
@@ -475,7 +477,7 @@ def test_two_workers_at_once_never_mail_a_notification_twice(
         ids.append(user_id(person))
     games = [create_game(people[0])["id"] for _ in range(3)]
     texts = [f"news {user}-{g}-{n}" for user in ids for g in range(3) for n in range(2)]
-    for text in texts:  # two kinds a game (a second "your turn" would mark the first read: see games/inbox.py)
+    for text in texts:  # two kinds a game (a second "your turn" would mark the first read: see games/people/inbox.py)
         user, g, n = text.split()[1].split("-")
         notify_of(int(user), "rematch_offered" if int(n) else "game_ended", text, games[int(g)])
     before = len(smtp.messages)
@@ -517,7 +519,7 @@ def test_the_links_open_pages_of_the_web_client(page: str) -> None:
 
 def test_an_unsubscribe_link_works_for_someone_who_never_changed_a_setting() -> None:
     ada = register("ada")
-    token = links.unsubscribe_token(user_id(ada), kind="game_ended")
+    token = mail_links.unsubscribe_token(user_id(ada), kind="game_ended")
     response = APIClient().post(UNSUBSCRIBE, {"token": token}, format="json")
     assert body(response) == {"kind": "game_ended", "notify": False}
     assert body(ada.get(ME))["notify"]["game_ended"] is False

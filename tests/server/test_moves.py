@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.engine import load_board
-from games.models import Event
+from games.store.models import Event
 from tests.server.helpers import API, Table, assert_error, body, register, seated_game, url
 
 pytestmark = pytest.mark.django_db

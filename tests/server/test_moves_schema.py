@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 
 from games.api.moves_schema import MOVE_SCHEMA
-from games.codec import InvalidMove, move_from_dict, move_to_dict
 from games.engine import legal_moves, step
+from games.engine.codec import InvalidMove, move_from_dict, move_to_dict
 from games.engine.legal import random_legal_move
 from games.engine.setup import begin
 

@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import path
 
-from games import presence
+from games.table import presence
 from tests.server.helpers import assert_error, body, choose, seated_game, url
 from ttr_server import health, logs, unavailable
 from ttr_server import urls as project_urls
@@ -69,7 +69,7 @@ def test_health_answers_whatever_host_the_probe_uses() -> None:
 def test_readyz_is_this_processs_readiness_and_asks_no_worker() -> None:
     """Finding 10 of #30: with no worker heartbeat at all, a web process whose database and Redis answer is ready
     (a balancer probing /readyz must not drop every web process because one worker died)."""
-    from games.models import Heartbeat
+    from games.store.models import Heartbeat
 
     Heartbeat.objects.all().delete()
     answer = Client().get("/readyz")
@@ -85,7 +85,7 @@ def test_the_workers_heartbeats_are_in_healthzs_detail_and_the_metrics() -> None
 
     from django.utils import timezone
 
-    from games.models import Heartbeat
+    from games.store.models import Heartbeat
 
     Heartbeat.objects.all().delete()
     assert body(Client().get("/healthz")) == {"ok": True}  # the plain probe asks nothing
@@ -123,7 +123,7 @@ def test_presence_degrades_while_redis_is_down(redis_down: None, lines: io.Strin
     assert response.status_code == 200
     assert body(response)["presence"] == []
     assert response["X-Request-ID"] == "probe-1"
-    warnings = [line for line in parsed(lines) if line["logger"] == "games.presence"]
+    warnings = [line for line in parsed(lines) if line["logger"] == "games.table.presence"]
     assert warnings, lines.getvalue()
     # the line about the game carries the request, the user and the game
     assert warnings[0]["request_id"] == "probe-1"

@@ -1,5 +1,5 @@
 """A person's data (docs/API.md, Trust): `GET /api/me/export` gives everything stored about them, and
-`DELETE /api/me` erases it (games/privacy.py) while every log, audit export, checkpoint and rating history still
+`DELETE /api/me` erases it (games/staff/privacy.py) while every log, audit export, checkpoint and rating history still
 verifies, and their old name appears in no answer."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from games.audit import chain_problems
-from games.models import Game, Seat
-from games.verify import verify_game
+from games.store.models import Game, Seat
+from games.trust.offline_verify import chain_problems
+from games.trust.verify import verify_game
 from tests.server.helpers import (
     PASSWORD,
     assert_error,

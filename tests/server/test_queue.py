@@ -17,8 +17,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import matching, matchmaker, notify
-from games.models import Event, Game, Notification, QueueEntry, Rating
+from games.lobby import matchmaker, pairing
+from games.lobby.models import QueueEntry
+from games.people.models import Notification
+from games.play.models import Rating
+from games.store import notify
+from games.store.models import Event, Game
 from tests.server.helpers import API, body, register, seated_game
 from tests.server.sockets import Socket, web_servers
 from tests.server.worker import celery_worker, needs_real_services, wait_for
@@ -64,9 +68,9 @@ def check_tables(entries: list[QueueEntry]) -> dict[str, list[QueueEntry]]:
         assert not seated & set(humans), "a person seated twice"
         seated |= set(humans)
         bots = sum(1 for s in game.seat_list if s.bot)
-        table = matching.Table(tuple(m.pk for m in members), game.players, bots)
+        table = pairing.Table(tuple(m.pk for m in members), game.players, bots)
         waiting = {m.pk: matchmaker._waiting(m) for m in members}
-        problem = matching.problem(table, waiting, members[0].matched_at.timestamp())
+        problem = pairing.problem(table, waiting, members[0].matched_at.timestamp())
         assert problem is None, (game_id, problem)
         assert game.map == members[0].map and game.speed == members[0].speed and game.ranked == members[0].ranked
         assert game.status == Game.Status.ACTIVE

@@ -1,4 +1,4 @@
-"""Ranked games are rated per map with openskill's Plackett-Luce model (docs/API.md, Ratings; games.ratings).
+"""Ranked games are rated per map with openskill's Plackett-Luce model (docs/API.md, Ratings; games.play.ratings).
 
 Finished ranked games are built as rows (a game and its seats) and rated with the places the scoring service
 would pass; the service itself is exercised once at the end, through a game played to its end."""
@@ -19,8 +19,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games import ratings
-from games.models import RATING_MU, RATING_SIGMA, BotAccount, Game, Rating, RatingChange, Seat
+from games.play import ratings
+from games.play.models import RATING_MU, RATING_SIGMA, Rating, RatingChange
+from games.store.models import BotAccount, Game, Seat
 from tests.server.helpers import assert_error, body, finish_by_services
 
 T0 = timezone.now()
@@ -294,7 +295,7 @@ class _Sink:
 
 @pytest.mark.django_db
 def test_a_ranked_game_played_to_its_end_is_scored_and_rated_once() -> None:
-    from games import scoring, services
+    from games.play import scoring, services
 
     ada = player("ada")
     game = services.game_create(ada, map_name="usa", players=3, ranked=True)

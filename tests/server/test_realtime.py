@@ -16,10 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
-from games import services, states
-from games.codec import move_from_dict, move_to_dict
 from games.engine import legal_moves
-from games.models import Event, Game
+from games.engine.codec import move_from_dict, move_to_dict
+from games.play import services
+from games.store import states
+from games.store.models import Event, Game
 from tests.server import sockets
 from tests.server.helpers import Table, body, choose, create_game, register, seated_game, url
 from tests.server.sockets import Socket, Web, keep_all_tickets, socket_move, table_sockets, token

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from websockets.exceptions import ConnectionClosed
 
-from games.models import Game
+from games.store.models import Game
 from tests.server import sockets
 from tests.server.helpers import PASSWORD, body, create_game, register, seated_game, url
 from tests.server.sockets import Socket, Web, keep_all_tickets, socket_move, token

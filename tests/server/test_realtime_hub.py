@@ -10,9 +10,9 @@ from unittest.mock import patch
 
 from channels.layers import InMemoryChannelLayer
 
-from games.models import Event, Game
-from games.notify import group_name
 from games.realtime.hub import Appended, Feed, Hub
+from games.store.models import Event, Game
+from games.store.notify import group_name
 from tests.server.helpers import run_coroutine
 
 

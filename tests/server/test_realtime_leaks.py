@@ -18,8 +18,9 @@ import pytest
 import redis
 from django.conf import settings
 
-from games import services, states
-from games.models import Game
+from games.play import services
+from games.store import states
+from games.store.models import Game
 from tests.server import sockets
 from tests.server.helpers import random_engine_move, register, seated_game, url
 from tests.server.sockets import Socket, Web, table_sockets

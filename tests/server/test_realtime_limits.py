@@ -21,10 +21,11 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from games import services, states
-from games.models import Game
+from games.play import services
 from games.realtime import people
 from games.realtime.limits import Budget, Outbox
+from games.store import states
+from games.store.models import Game
 from tests.server.helpers import Table, random_engine_move, run_coroutine, seated_game
 from tests.server.sockets import Socket, Web, token, web_servers
 from tests.server.worker import needs_real_services

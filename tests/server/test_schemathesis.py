@@ -132,7 +132,7 @@ def test_the_api_answers_what_its_schema_says(case: Any, world: World) -> None:
 
 def _play_and_score(game_id: str, rng: random.Random) -> None:
     """Play the game to its end and score it (and rate it when ranked), as the worker would."""
-    from games import scoring
+    from games.play import scoring
 
     finish_by_services(game_id, rng)
     scoring.game_score_and_rate(game_id)  # nothing to do when the worker scored it already
@@ -141,7 +141,7 @@ def _play_and_score(game_id: str, rng: random.Random) -> None:
 def _throwaway_token() -> str:
     from django.contrib.auth import get_user_model
 
-    from games.accounts import token_for
+    from games.people.accounts import token_for
 
     user, _ = get_user_model().objects.get_or_create(username="leaver")
     return str(token_for(user).key)
@@ -163,7 +163,7 @@ def _aim_at_real_games(case: Any, world: World) -> None:
         return
     from django.contrib.auth import get_user_model
 
-    from games import selectors
+    from games.play import selectors
 
     legal = selectors.game_legal_moves(selectors.game_row(game_id), user=get_user_model().objects.get(username="ada"))
     body["expected_seq"] = legal["seq"]

@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import scoring, states
-from games.codec import event_to_dict
 from games.engine import score_ended
+from games.engine.codec import event_to_dict
 from games.engine.events import GameScored
-from games.log import row_hash
-from games.models import Event, Game, Snapshot
+from games.play import scoring
+from games.store import states
+from games.store.event_log import row_hash
+from games.store.models import Event, Game, Snapshot
 from tests.server.helpers import (
     assert_error,
     body,

@@ -1,4 +1,5 @@
-"""The site's secrets are its own (ttr_server/settings.py, ttr_server/local_secrets.py, games/signing.py): in production
+"""The site's secrets are its own (ttr_server/settings.py, ttr_server/local_secrets.py, games/trust/signing.py): in
+production
 a missing, built-in or short SECRET_KEY stops a process at start with a message saying how to make one, `check
 --deploy` passes on production settings, checkpoint signing keys come from TTR_SIGNING_KEYS or a key file made once
 (and rotated) by `manage.py signing_keys`, never from SECRET_KEY, so a checkpoint signed with a key derived from a
@@ -24,8 +25,8 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 from rest_framework.test import APIClient
 
-from games import signing
-from games.chain import checkpoint_message, line_hash
+from games.engine.hash_chain import checkpoint_message, line_hash
+from games.trust import signing
 from tests.server.helpers import audit_lines, body, url
 from tests.server.test_checkpoints import finished_game, offline_check
 from ttr_server import local_secrets, stack
@@ -144,7 +145,7 @@ def test_a_checkpoint_resigned_with_a_key_derived_from_a_public_default_fails_on
     production_keys: Path, tmp_path: Path
 ) -> None:
     """Finding 1 of #30: a finished game's totals changed to 999 and re-signed with the key derived from the public
-    SECRET_KEY passed `python -m games.audit verify`. Now no key of production is derived from it: neither the
+    SECRET_KEY passed `python -m games.trust.offline_verify verify`. Now no key of production is derived from it: neither the
     log as it was nor the changed one verifies with that key, under its own id or under the site's key's id."""
     call_command("signing_keys", "--generate")
     game_id = finished_game("forge", 21)
@@ -209,7 +210,7 @@ def test_a_site_that_signed_with_its_own_derived_key_keeps_those_checkpoints_che
     settings.SECRET_KEY = OLD_DEFAULT  # the same history under the public default: nothing is kept
     public_file = tmp_path / "public" / "signing-keys.json"
     settings.TTR_SIGNING_KEYS_FILE = public_file
-    from games.models import Checkpoint
+    from games.trust.models import Checkpoint
 
     Checkpoint.objects.filter(game_id=game).update(key_id=local_secrets.derived_key(OLD_DEFAULT)["id"])
     call_command("signing_keys", "--generate")

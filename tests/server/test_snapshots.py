@@ -1,4 +1,4 @@
-"""Snapshots survive an upgrade: versioned JSON of plain data (games.snapshot_codec), never a pickle.
+"""Snapshots survive an upgrade: versioned JSON of plain data (games.store.snapshots), never a pickle.
 
 The codec round-trips every state random games reach, exactly (dict orders too); a row of another format (the
 old pickles, format 0, or one from a newer release) or one that cannot be read is ignored and the state comes
@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import states
 from games.engine import replay
 from games.engine.evolve import evolve_in_place
 from games.engine.scoring import SeatScore
 from games.engine.simulate import play_random_game
 from games.engine.state import PendingTunnel, PlayerState, State
-from games.log import events_between
-from games.models import Game, Snapshot
-from games.snapshot_codec import (
+from games.store import states
+from games.store.event_log import events_between
+from games.store.models import Game, Snapshot
+from games.store.snapshots import (
     PLAYER_FIELDS,
     SNAPSHOT_FORMAT,
     STATE_FIELDS,

@@ -1,4 +1,5 @@
-"""What staff may do to a game is an event in its log, never an edit (games/staff_actions.py, games/admin.py): the
+"""What staff may do to a game is an event in its log, never an edit (games/staff/operator_actions.py,
+games/staff/admin.py): the
 admin's "abort" asks for a reason and a confirmation, then appends `game_aborted` (the operator's account id and
 the reason) in the hash chain; the game is over, unscored and unrated, and still verifies. The admin cannot change
 a game, a seat or an event, and neither can the ORM change an event."""
@@ -11,10 +12,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import scoring, staff_actions
-from games.errors import ServiceError
-from games.models import AppendOnlyError, Event, Game, Rating, RatingChange
-from games.verify import verify_game
+from games.play import scoring
+from games.play.models import Rating, RatingChange
+from games.staff import operator_actions
+from games.store.models import AppendOnlyError, Event, Game
+from games.store.service_error import ServiceError
+from games.trust.verify import verify_game
 from tests.server.helpers import audit_lines, body, create_game, register, url
 
 pytestmark = pytest.mark.django_db
@@ -66,12 +69,12 @@ def test_only_staff_abort_only_a_game_in_play() -> None:
     game_id = ranked_game()
     person = get_user_model().objects.get(username="abort-ann")
     with pytest.raises(ServiceError) as refused:
-        staff_actions.game_abort(game_id, staff=person, reason="I am losing")
+        operator_actions.game_abort(game_id, staff=person, reason="I am losing")
     assert refused.value.code == "not_staff"
     staff = get_user_model().objects.create_user("op-bo", is_staff=True)
-    staff_actions.game_abort(game_id, staff=staff, reason="a test")
+    operator_actions.game_abort(game_id, staff=staff, reason="a test")
     with pytest.raises(ServiceError) as again:
-        staff_actions.game_abort(game_id, staff=staff, reason="a test")
+        operator_actions.game_abort(game_id, staff=staff, reason="a test")
     assert again.value.code == "not_active"
 
 
@@ -95,7 +98,7 @@ def test_the_admin_changes_no_game_seat_or_event_and_the_orm_changes_no_event() 
 def test_an_aborted_games_score_says_it_is_never_coming() -> None:
     game_id = ranked_game()
     staff = get_user_model().objects.create_user("op-di", is_staff=True)
-    staff_actions.game_abort(game_id, staff=staff, reason="server moved")
+    operator_actions.game_abort(game_id, staff=staff, reason="server moved")
     answer = Client().get(url(game_id, "score"))
     assert answer.status_code == 409
     assert body(answer)["code"] == "not_scored" and body(answer)["end_reason"] == "aborted"  # the page stops waiting
@@ -104,7 +107,7 @@ def test_an_aborted_games_score_says_it_is_never_coming() -> None:
 def test_staff_give_a_seat_to_a_bot_or_to_another_person_and_the_log_says_who_and_why(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from games.models import Seat
+    from games.store.models import Seat
 
     game_id = ranked_game()
     admin, staff_id = staff_client("op-ed")
@@ -134,5 +137,5 @@ def test_staff_give_a_seat_to_a_bot_or_to_another_person_and_the_log_says_who_an
         ({"username": "abort-carl"}, "already_seated"), ({"bot": "greedy", "seat": 7}, "no_such_seat"),
     ):
         with pytest.raises(ServiceError) as refused:
-            staff_actions.seat_replace(game_id, **{"seat": 0, "staff": staff, "reason": "x", **kwargs})
+            operator_actions.seat_replace(game_id, **{"seat": 0, "staff": staff, "reason": "x", **kwargs})
         assert refused.value.code == code, kwargs

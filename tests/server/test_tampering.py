@@ -12,8 +12,8 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from rest_framework.test import APIClient
 
-from games.log import row_hash
-from games.models import AppendOnlyError, Event, Game
+from games.store.event_log import row_hash
+from games.store.models import AppendOnlyError, Event, Game
 from tests.server.helpers import (
     Table,
     append_only_trigger_disabled,

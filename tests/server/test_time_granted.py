@@ -1,4 +1,4 @@
-"""Staff grant a seat more time (games/staff_actions.py `time_grant`, docs/RULES.md X-TIME-1): an event in the log
+"""Staff grant a seat more time (games/staff/operator_actions.py `time_grant`, docs/RULES.md X-TIME-1): an event in the log
 (`time_granted`: the seat, the seconds, the operator's account id, the reason), never an edit. A live game's decision
 in progress runs that much longer; a daily game's seat has that much more in its bank. What is appended beside the
 moves (a grant, a resignation) never restarts the clock of the seat deciding."""
@@ -12,10 +12,11 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from bots import tasks
-from games import staff_actions, sweep
-from games.errors import ServiceError
-from games.models import Event, Game
-from games.verify import verify_game
+from games.play import sweep
+from games.staff import operator_actions
+from games.store.models import Event, Game
+from games.store.service_error import ServiceError
+from games.trust.verify import verify_game
 from tests.server.helpers import Table, audit_lines, body, deciding_seats, seated_game, url
 from tests.server.test_staff_actions import CHANGELIST, staff_client
 
@@ -81,7 +82,7 @@ def test_x_time_1_a_daily_games_grant_goes_into_the_bank_of_any_seat(settings: A
     seat = past_setup(table)
     banks = table.state()["view"]["banks"]
     staff = get_user_model().objects.create_user("op-bank", is_staff=True)
-    staff_actions.time_grant(table.game_id, seat=1 - seat, seconds=3 * 3600, staff=staff, reason="travelling")
+    operator_actions.time_grant(table.game_id, seat=1 - seat, seconds=3 * 3600, staff=staff, reason="travelling")
     after = table.state()["view"]["banks"]
     assert after[str(1 - seat)] == banks[str(1 - seat)] + 3 * 3600 and after[str(seat)] == banks[str(seat)]
 
@@ -96,19 +97,19 @@ def test_only_staff_grant_a_time_that_a_clock_can_use() -> None:
     for game_id, kwargs, code in (
         (live.game_id, {"staff": player}, "not_staff"),
         (live.game_id, {"seconds": 0}, "invalid"),
-        (live.game_id, {"seconds": staff_actions.MOST_SECONDS + 1}, "invalid"),
+        (live.game_id, {"seconds": operator_actions.MOST_SECONDS + 1}, "invalid"),
         (live.game_id, {"reason": " "}, "invalid"),
         (live.game_id, {"seat": 2}, "no_such_seat"),
         (live.game_id, {"seat": 1 - seat}, "not_deciding"),
         (untimed.game_id, {}, "no_clock"),
     ):
         with pytest.raises(ServiceError) as refused:
-            staff_actions.time_grant(game_id, **{"seat": seat, "seconds": 60, "staff": staff, "reason": "x", **kwargs})
+            operator_actions.time_grant(game_id, **{"seat": seat, "seconds": 60, "staff": staff, "reason": "x", **kwargs})
         assert refused.value.code == code, kwargs
     assert live.seq() == seq  # nothing written
-    staff_actions.game_abort(live.game_id, staff=staff, reason="over")
+    operator_actions.game_abort(live.game_id, staff=staff, reason="over")
     with pytest.raises(ServiceError) as over:
-        staff_actions.time_grant(live.game_id, seat=seat, seconds=60, staff=staff, reason="late")
+        operator_actions.time_grant(live.game_id, seat=seat, seconds=60, staff=staff, reason="late")
     assert over.value.code == "not_active"
     assert "deadline" not in body(untimed.clients[0].get(url(untimed.game_id, "state")))["view"]  # no clock
 
@@ -119,10 +120,10 @@ def test_every_operators_action_is_in_the_audit_log_and_the_replay_and_the_game_
     table = seated_game("tg-all-", "europe", 2, turn_seconds=60)
     seat = past_setup(table)
     staff = get_user_model().objects.create_user("op-all", is_staff=True)
-    staff_actions.time_grant(table.game_id, seat=seat, seconds=90, staff=staff, reason="a slow link")
+    operator_actions.time_grant(table.game_id, seat=seat, seconds=90, staff=staff, reason="a slow link")
     with django_capture_on_commit_callbacks(execute=True):
-        staff_actions.seat_replace(table.game_id, seat=1 - seat, staff=staff, reason="gone", bot="greedy")
-    staff_actions.game_abort(table.game_id, staff=staff, reason="a test of the record")
+        operator_actions.seat_replace(table.game_id, seat=1 - seat, staff=staff, reason="gone", bot="greedy")
+    operator_actions.game_abort(table.game_id, staff=staff, reason="a test of the record")
     lines = audit_lines(table.clients[0], table.game_id)
     actions = {line["type"]: line for line in lines if line["type"] in ("time_granted", "seat_replaced", "game_aborted")}
     assert list(actions) == ["time_granted", "seat_replaced", "game_aborted"]

@@ -1,4 +1,4 @@
-"""Daily clocks (games/timebank.py, docs/RULES.md X-TIME-1): a move's days, then the bank; vacations stop the clock.
+"""Daily clocks (games/clocks/time_banks.py, docs/RULES.md X-TIME-1): a move's days, then the bank; vacations stop the clock.
 Pure: rows and vacations in, banks and deadlines out."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.timebank import Row, banks_left, deadlines, merged, paused, run_until
+from games.clocks.time_banks import Row, banks_left, deadlines, merged, paused, run_until
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 DAY = timedelta(days=1)

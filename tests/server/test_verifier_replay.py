@@ -1,5 +1,6 @@
 """The offline verifiers trust nobody (docs/FAIRNESS.md, docs/CHECKPOINTS.md): `python -m games.engine.fairness verify`
-and `python -m games.audit verify` play a real finished game's exported audit log again under the rules with the
+and `python -m games.trust.offline_verify verify` play a real finished game's exported audit log again under the
+rules with the
 orders derived from its revealed seeds and compare every event and every commitment, and each names the game and
 the key it checked. Finding 9 of #30: a dealt hand changed at seq 4, its commitment recomputed, the chain re-hashed
 and the checkpoint re-signed with the server's own key passed both; now both refuse it, naming the game, the seq and
@@ -22,12 +23,12 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from django.db import transaction
 from rest_framework.test import APIClient
 
-from games import signing
-from games.audit import chain_problems, checkpoint_problems
-from games.chain import checkpoint_message, commitment_of, commitment_problem, hidden_fields, line_hash, row_hash
-from games.codec import event_from_dict, event_to_dict
 from games.engine import redact
-from games.models import Event, Game
+from games.engine.codec import event_from_dict, event_to_dict
+from games.engine.hash_chain import checkpoint_message, commitment_of, commitment_problem, hidden_fields, line_hash, row_hash
+from games.store.models import Event, Game
+from games.trust import signing
+from games.trust.offline_verify import chain_problems, checkpoint_problems
 from tests.server.helpers import append_only_trigger_disabled, audit_lines, body, finish_by_services, seated_game, url
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +66,7 @@ def both_verifiers(
     keys_file.write_text(json.dumps(keys))
     return [
         cli("games.engine.fairness", "verify", str(audit)),
-        cli("games.audit", "verify", str(audit), str(keys_file)),
+        cli("games.trust.offline_verify", "verify", str(audit), str(keys_file)),
     ]
 
 

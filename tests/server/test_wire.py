@@ -1,7 +1,7 @@
 """What a move's request and a socket's events look like on the wire, read and written by the short paths: a move
 body read in three checks (games/api/serializers.py `move_request`) answers exactly as MoveRequestSerializer does,
 and a socket's `events` message built from each event's shared text (games/realtime/consumer.py
-`events_message`, games/log.py `project_text`) is the same text as the whole message encoded at once."""
+`events_message`, games/store/event_log.py `project_text`) is the same text as the whole message encoded at once."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
 
-from games import log
 from games.api.serializers import MoveRequestSerializer, move_request
-from games.codec import event_to_dict
 from games.engine import begin, legal_moves, step
-from games.models import Event
+from games.engine.codec import event_to_dict
 from games.realtime import messages
 from games.realtime.consumer import events_message
+from games.store import event_log
+from games.store.models import Event
 
 # What the strict parser can give (games/api/parsers.py: no NaN, no Infinity).
 json_values = st.recursive(
@@ -85,9 +85,9 @@ def _rows(moves: int) -> list[Event]:
 @pytest.mark.parametrize("finished", [False, True])
 def test_an_events_message_is_the_text_of_the_whole_message_encoded_at_once(viewer: int | None, finished: bool) -> None:
     rows = _rows(30)
-    whole = [log.project(row, viewer, finished) for row in rows]
+    whole = [event_log.project(row, viewer, finished) for row in rows]
     for extra in ({}, {"deadline": None}, {"deadline": "2026-11-25T12:00:00+00:00", "resync": True}):
-        texts = [log.project_text(row, viewer, finished) for row in rows]
+        texts = [event_log.project_text(row, viewer, finished) for row in rows]
         expected = json.dumps({"type": "events", "seq": 30, "events": whole, **extra}, separators=(",", ":"))
         assert events_message(30, texts, extra) == expected
 
@@ -96,8 +96,8 @@ def test_each_view_of_an_event_is_encoded_once_and_shared_by_every_viewer_who_se
     """Most events look the same to everyone: one text. A card drawn from the deck has two: its drawer's, and the
     one every other viewer shares (the spectator's and the other seat's are the same text object)."""
     rows = [row for row in _rows(40) if not row.reason]
-    texts = {viewer: [log.project_text(row, viewer, False) for row in rows] for viewer in (0, 1, None)}
-    assert all(a == log.compact_json(log.project(row, 0, False)) for a, row in zip(texts[0], rows, strict=True))
+    texts = {viewer: [event_log.project_text(row, viewer, False) for row in rows] for viewer in (0, 1, None)}
+    assert all(a == event_log.compact_json(event_log.project(row, 0, False)) for a, row in zip(texts[0], rows, strict=True))
     for index, row in enumerate(rows):
         zero, one, spectator = texts[0][index], texts[1][index], texts[None][index]
         if zero == one == spectator:

@@ -19,8 +19,11 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from games import notify, scoring
-from games.models import Analysis, Event, Game, RatingChange, Seat
+from games.play import scoring
+from games.play.models import RatingChange
+from games.review.models import Analysis
+from games.store import notify
+from games.store.models import Event, Game, Seat
 from tests.server.helpers import (
     body,
     choose,

@@ -8,8 +8,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.models import Game
-from games.selectors import audit_lines
+from games.play.selectors import audit_lines
+from games.store.models import Game
 
 
 class Command(BaseCommand):

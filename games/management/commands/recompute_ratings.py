@@ -1,6 +1,6 @@
 """`manage.py recompute_ratings [--check]`: rebuild every rating from the rated games, in scoring order.
 
-The stored changes are replayed from the default ratings (games.ratings.recompute_ratings) and every difference
+The stored changes are replayed from the default ratings (games.play.ratings.recompute_ratings) and every difference
 is listed. Without `--check` the Ratings, and any change whose before/after values differ, are rewritten to what
 the replay gave; with it nothing is written and the exit status is 1 when anything differs.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.ratings import recompute_ratings
+from games.play.ratings import recompute_ratings
 
 
 class Command(BaseCommand):

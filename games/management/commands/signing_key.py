@@ -1,4 +1,4 @@
-"""`manage.py signing_key --id ID`: a new Ed25519 key as one entry of TTR_SIGNING_KEYS (games/signing.py).
+"""`manage.py signing_key --id ID`: a new Ed25519 key as one entry of TTR_SIGNING_KEYS (games/trust/signing.py).
 
 To rotate: keep the old entry with only its `public_key` and a `valid_to` (so its checkpoints stay checkable),
 and add the new one, valid from the same moment."""

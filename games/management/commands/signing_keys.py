@@ -1,5 +1,5 @@
 """`manage.py signing_keys [--generate | --rotate]`: the keys that sign finished games' checkpoints, kept in the file
-settings.TTR_SIGNING_KEYS_FILE (games/signing.py, docs/CHECKPOINTS.md).
+settings.TTR_SIGNING_KEYS_FILE (games/trust/signing.py, docs/CHECKPOINTS.md).
 
 Without an option it lists them (public halves only). `--generate` writes the file once, with a new random key, and
 is the upgrade step of a site that signed with the key older versions derived from its own SECRET_KEY: when
@@ -17,7 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.models import Checkpoint
+from games.trust.models import Checkpoint
 from ttr_server import local_secrets
 
 

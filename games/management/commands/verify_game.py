@@ -7,8 +7,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.models import Game
-from games.verify import verify_game
+from games.store.models import Game
+from games.trust.verify import verify_game
 
 
 class Command(BaseCommand):

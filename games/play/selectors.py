@@ -1,0 +1,275 @@
+"""Read-only questions about games, each answered as the requesting user may see it (docs/RULES.md X-SEC-1).
+
+The viewer is the user's seat, or None for spectators; the engine's `view` and `redact` do the projecting.
+Once a game is finished everything is public.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import F, Q, QuerySet
+from django.utils import timezone
+
+from games.clocks import turn_clocks
+from games.engine import Event as EngineEvent
+from games.engine import legal_moves, redact, view
+from games.engine.codec import move_to_dict, view_json
+from games.engine.events import ABORTED
+from games.engine.state import State
+from games.play import invitations, rematch
+from games.review.models import Analysis
+from games.store import event_log, game_rows, states
+from games.store.models import Game, GameId, Seat
+from games.store.service_error import ServiceError
+from games.store.viewers import projected, seat_of
+from games.table import presence
+from games.trust import chance, signing
+from games.trust.models import Checkpoint
+
+Person = AbstractBaseUser | AnonymousUser  # who asks: a signed-in person or nobody in particular
+
+
+def game_summary(game: Game, *, viewer: Person | None = None) -> dict[str, Any]:
+    """The game's summary (docs/API.md); its creator also sees the invitation link of an open private game."""
+    summary = _summary(game)
+    if game.private and viewer is not None and viewer.is_authenticated and viewer.pk == game.created_by_id:
+        summary["invite"] = invitations.link_token(game)
+    if game.status == Game.Status.FINISHED:
+        summary["rematch"] = rematch.offer_json(rematch.offer_of(game))
+        summary["analysis"] = _analysis_status(game)
+    return summary
+
+
+def _analysis_status(game: Game) -> str:
+    """A finished game's analysis as its summary tells it: "none" until a player asks for it (GET /analysis answers
+    404 then), else its status; read in the summary's own query where `_with_summary_parts` annotated it."""
+    if hasattr(game, "analysis_status"):
+        status = game.analysis_status
+    else:
+        status = Analysis.objects.filter(game=game).values_list("status", flat=True).first()
+    return str(status or "none")
+
+
+def _summary(game: Game) -> dict[str, Any]:
+    seats = [
+        {
+            "seat": s.number, "username": s.user.username if s.user else None, "bot": s.bot or None,
+            "resigned": bool(s.stand_in), "hints": s.hints,
+        }
+        for s in game.seats.all()
+    ]
+    return {
+        "id": str(game.id),
+        "map": game.map,
+        "players": game.players,
+        "ranked": game.ranked,
+        "turn_seconds": game.turn_seconds,
+        "speed": game.speed,
+        "days_per_move": game.days_per_move,
+        "bank_days": game.bank_days,
+        "private": game.private,
+        "spectators_at_table": game.spectators_at_table,
+        "rematch_of": str(game.rematch_of_id) if game.rematch_of_id else None,
+        "fallback_bot": game.fallback_bot,
+        "status": game.status,
+        "seats": seats,
+        "created_by": game.created_by.username,
+        "created_at": game.created_at.isoformat(),
+        "seq": game.seq,
+        "server_seed_hash": chance.server_seed_hash(game),
+    }
+
+
+def _with_summary_parts(games: QuerySet[Game]) -> QuerySet[Game]:
+    """What a summary reads, in the query: the creator, the seats' people, a finished game's rematch offer and the
+    status of its analysis."""
+    return games.select_related("created_by", "rematch_offer__by").prefetch_related(
+        "seats__user", "rematch_offer__accepted_by"
+    ).annotate(analysis_status=F("analysis__status"))
+
+
+def games_list(user: Person, *, status: str | None, mine: bool) -> QuerySet[Game]:
+    games = _with_summary_parts(Game.objects.all())
+    if status:
+        games = games.filter(status=status)
+    if mine:
+        games = games.filter(seats__user_id=user.pk).distinct() if user.is_authenticated else games.none()
+    else:  # the lobby: a private game only for those seated in it
+        seated = Q(seats__user_id=user.pk) if user.is_authenticated else Q(pk__in=[])
+        games = games.filter(Q(private=False) | seated).distinct()
+    return games
+
+
+def listed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games a public page (a player's) may name: not the private ones, whose id lets anyone watch them."""
+    return games.filter(private=False)
+
+
+def public_page(profile: dict[str, Any]) -> dict[str, Any]:
+    """A player's page (GET /api/users/{name}) with the id of every private game it mentions (a rating change,
+    an analysed game) left out as null: the page is public, the game is not."""
+    points = [*profile["history"]]
+    points += [point for by_map in profile.get("analysis", {}).values() for point in by_map["trend"]]
+    private = Game.objects.filter(pk__in={point["game"] for point in points}, private=True)
+    unlisted = {str(pk) for pk in private.values_list("pk", flat=True)}
+    for point in points:
+        if point["game"] in unlisted:
+            point["game"] = None
+    return profile
+
+
+def game_row(game_id: GameId) -> Game:
+    """The game with its seats (not their users), in one query: what state, legal moves, moves and events need."""
+    try:
+        return found(game_rows.read(game_id))
+    except (ValueError, TypeError, DjangoValidationError) as error:
+        raise ServiceError("not_found", "no such game", status=404) from error
+
+
+def found(read: game_rows.GameRead) -> Game:
+    if read.game is None:
+        raise ServiceError("not_found", "no such game", status=404)
+    return read.game
+
+
+def game_get(game_id: GameId) -> Game:
+    try:
+        return _with_summary_parts(Game.objects.all()).get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError, DjangoValidationError) as error:
+        raise ServiceError("not_found", "no such game", status=404) from error
+
+
+def _open_view(game: Game, seat: int | None) -> dict[str, Any]:
+    """Before the start there is no engine state yet: the same keys, empty."""
+    return {
+        "map": game.map, "phase": "open", "current_seat": None, "your_seat": seat, "deciding_seats": [],
+        "players": [
+            {"seat": n, "cards": 0, "tickets": 0, "trains": 45, "stations": 0, "score": 0}
+            for n in range(game.players)
+        ],
+        "market": [], "deck_size": 0, "routes": {}, "stations": {}, "hand": {}, "tickets": [],
+    }
+
+
+def game_state(game: Game, *, user: Person, at: int | None = None) -> dict[str, Any]:
+    answer = _game_state(game, user, at)
+    # The seats with a socket open now (games/table/presence.py): about the table, not the game, so a replay shows it too.
+    answer["presence"] = presence.seats(game.pk)
+    return answer
+
+
+def _game_state(game: Game, user: Person, at: int | None) -> dict[str, Any]:
+    seat = seat_of(game, user)
+    seq = game.seq if at is None else at
+    if seq == 0:
+        return {"seq": 0, "status": game.status, "view": _open_view(game, seat)}
+    state = states.state_at(game.pk, seq)
+    shown = view_json(view(state, seat))
+    if game.status == Game.Status.FINISHED and not state.finished:
+        shown.update(_everything(state))  # a past moment of a finished game: everything is public now
+    if at is None and (deadline := turn_clocks.deadline(game, state)) is not None:
+        shown["deadline"] = deadline.isoformat()
+    if at is None and game.speed == "daily":
+        shown["banks"] = turn_clocks.banks(game)
+    if at is None and seat is not None:
+        mark_seen(game.pk, seat=seat, seq=seq)
+    return {"seq": seq, "status": game.status, "view": shown}
+
+
+def mark_seen(game_id: GameId, *, seat: int, seq: int) -> None:
+    """The seat's player has seen the game up to `seq` (/api/me/games counts the events after it)."""
+    Seat.objects.filter(game_id=game_id, number=seat, seen_seq__lt=seq).update(seen_seq=seq)
+
+
+def _everything(state: State) -> dict[str, Any]:
+    return {
+        "hands": [dict(p.hand) for p in state.players],
+        "player_tickets": [list(p.tickets) for p in state.players],
+        "offered": {str(seat): list(tickets) for seat, tickets in state.offered.items()},
+        "draw_pile": list(reversed(state.draw_pile)),
+    }
+
+
+def game_legal_moves(game: Game, *, user: Person) -> dict[str, Any]:
+    seat = seat_of(game, user)
+    if seat is None or seat in game.bot_seats or game.status != Game.Status.ACTIVE:  # (a resigned seat's bot plays)
+        return {"seq": game.seq, "moves": []}
+    state = states.state_at(game.pk, game.seq)
+    return {"seq": game.seq, "moves": [move_to_dict(m) for m in legal_moves(state, seat)]}
+
+
+def history_for(game: Game, *, seat: int) -> tuple[EngineEvent, ...]:
+    """The game's events so far as `seat` saw them (engine events, redacted for it): what a bot that reads the
+    game's history may know."""
+    return tuple(redact(event, seat) for event in event_log.events_between(game.pk, 0, game.seq))
+
+
+def events_since(game: Game, *, user: Person, after: int) -> dict[str, Any]:
+    seat = seat_of(game, user)
+    finished = game.status == Game.Status.FINISHED
+    rows = event_log.rows_between(game.pk, after, game.seq)
+    return {"seq": game.seq, "events": projected(rows, seat=seat, finished=finished)}
+
+
+def audit_lines(game: Game) -> list[dict[str, Any]]:
+    """The whole log, one line an event; a scored game's last line also carries its signed checkpoint."""
+    lines = [event_log.audit_line(row) for row in event_log.rows_between(game.pk, 0)]
+    checkpoint = Checkpoint.objects.filter(game=game, seq=game.seq).first()
+    if lines and checkpoint is not None:
+        lines[-1]["checkpoint"] = signing.checkpoint_json(checkpoint)
+    return lines
+
+
+def game_score(game: Game) -> dict[str, Any]:
+    state = states.state_at(game.pk, game.seq) if game.status == Game.Status.FINISHED else None
+    if state is not None and state.end_reason == ABORTED:
+        raise ServiceError(
+            "not_scored", "the game was aborted by an operator: it is never scored", status=409, end_reason=ABORTED
+        )
+    if state is None or not state.scores:
+        raise ServiceError("not_scored", "the game is not scored yet (it is scored just after it ends)", status=409)
+    seats = {s.number: s for s in game.seats.all()}
+    scores = []
+    for score in state.scores:
+        entry = dataclasses.asdict(score)
+        seat = seats[score.seat]
+        entry["username"] = seat.user.username if seat.user else None
+        entry["bot"] = seat.bot or None
+        scores.append(entry)
+    return {"scores": scores, "winner_seats": list(state.winner_seats), "end_reason": state.end_reason}
+
+
+MY_FINISHED_DAYS = 3  # a game that ended this recently still shows among the person's games
+
+
+def my_games(user: AbstractBaseUser) -> dict[str, Any]:
+    """The person's open and active games (and those just over): the ones that wait for their move first, then
+    the closest deadline; each with its clock and how many events came since they last looked."""
+    recent = timezone.now() - timedelta(days=MY_FINISHED_DAYS)
+    games = _with_summary_parts(
+        Game.objects.filter(seats__user_id=user.pk)
+        .filter(Q(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]) | Q(finished_at__gte=recent))
+        .distinct()
+    )
+    results = []
+    for game in games:
+        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
+        entry = game_summary(game, viewer=user)
+        your_move, deadline = False, None
+        if game.status == Game.Status.ACTIVE:
+            state = states.state_at(game.pk, game.seq)
+            times = turn_clocks.deadlines(game, state)
+            your_move = seat.number in state.deciders() and not seat.played_by_bot
+            moment = times.get(seat.number) if your_move else min(times.values(), default=None)
+            deadline = moment.isoformat() if moment else None
+        entry.update(your_move=your_move, deadline=deadline, new_moves=max(0, game.seq - seat.seen_seq))
+        results.append(entry)
+    order = {Game.Status.ACTIVE: 0, Game.Status.OPEN: 1, Game.Status.FINISHED: 2}
+    results.sort(key=lambda e: (not e["your_move"], order[e["status"]], e["deadline"] or "~", e["created_at"]))
+    return {"results": results, "your_turn": sum(1 for e in results if e["your_move"])}

@@ -1,0 +1,292 @@
+"""Post-game analysis, the server's part: asking for it, running it on its worker, storing it once, serving it.
+
+The judging itself is the bots' (bots/analysis.py): the task on the analysis queue (bots/tasks.py) hands `run` the
+function that judges a log, so `games` never imports `bots`. An analysis reads a finished game's log and writes
+only its own rows (`Analysis`, `SeatAnalysis`): the game's log never changes. It keeps the seq and hash of the log's
+last event it read, so an answer says when the log no longer holds what was analysed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet, Sum
+from django.utils import timezone
+
+from games.engine import Event as EngineEvent
+from games.engine.codec import move_to_dict
+from games.engine.events import GameAborted
+from games.engine.moves import Move
+from games.engine.played import NotReplayable
+from games.review.models import Analysis, SeatAnalysis
+from games.store import event_log, notify
+from games.store.models import Event, Game, GameId
+from games.store.service_error import ServiceError
+from games.store.viewers import seat_of
+from games.trust.verify import chain_problems
+
+ANALYSE_GAME = "bots.tasks.analyse_game"
+TREND_GAMES = 20  # the player's page: the trend of their mean loss over this many analysed games
+
+
+class Judged(Protocol):
+    """What `run` reads of one judged decision (bots/analysis.py `Judgement`)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def played(self) -> Move: ...
+    @property
+    def best(self) -> Move: ...
+    @property
+    def lead(self) -> float: ...
+    @property
+    def loss(self) -> float: ...
+    @property
+    def stderr(self) -> float: ...
+    @property
+    def mark(self) -> str | None: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def samples(self) -> int: ...
+
+
+class Analysed(Protocol):
+    @property
+    def judgements(self) -> Sequence[Judged]: ...
+    @property
+    def final_leads(self) -> Mapping[int, int]: ...
+
+
+Progress = Callable[[int, int], None]
+Analyser = Callable[[Sequence[EngineEvent], Progress], Analysed]
+
+
+# Asking
+
+
+def analysis_request(game_id: GameId, *, user: AbstractBaseUser) -> Analysis:
+    """A player of a finished game asks for its analysis: queued once (a failed one is queued again). Who may ask
+    is told before whether the game can be analysed yet: 403 before 409."""
+    game = _game(game_id)
+    if seat_of(game, user) is None:
+        raise ServiceError("not_a_player", "only the game's players may ask for its analysis", status=403)
+    _check_analysable(game)
+    with transaction.atomic():
+        analysis, created = Analysis.objects.select_for_update().get_or_create(
+            game=game, defaults={"requested_by_id": user.pk}
+        )
+        if not created and analysis.status == Analysis.Status.FAILED:
+            analysis.status, analysis.progress, analysis.error = Analysis.Status.QUEUED, 0.0, ""
+            analysis.requested_by_id, analysis.requested_at = user.pk, timezone.now()
+            analysis.save()
+            created = True
+        if created:
+            transaction.on_commit(lambda: _send(game.pk))
+    return analysis
+
+
+def _game(game_id: GameId) -> Game:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ServiceError("not_found", "no such game", status=404)
+    return game
+
+
+def _check_analysable(game: Game) -> None:
+    if game.status != Game.Status.FINISHED or game.scored_at is None:
+        raise ServiceError("not_finished", "a game is analysed once it is over and scored", status=409)
+    if _aborted(game):
+        raise ServiceError("not_finished", "an aborted game has no result to analyse", status=409)
+
+
+def _aborted(game: Game) -> bool:
+    return Event.objects.filter(game=game, type=GameAborted.type).exists()
+
+
+def _send(game_id: GameId) -> None:
+    notify.send(ANALYSE_GAME, str(game_id), queue=settings.TTR_ANALYSIS_QUEUE)
+
+
+def analysis_sweep(*, now: datetime | None = None) -> int:
+    """The analysis worker's beat: requests whose message was lost, and runs silent for too long, are sent again;
+    when none waits, the newest ranked game not analysed yet is queued (TTR_ANALYSIS_RANKED). How many sent."""
+    now = now or timezone.now()
+    stale = now - timedelta(seconds=settings.TTR_ANALYSIS_STALE_SECONDS)
+    lost = list(Analysis.objects.filter(
+        Q(status=Analysis.Status.QUEUED, requested_at__lt=stale) | Q(status=Analysis.Status.RUNNING, started_at__lt=stale)
+    ).values_list("game_id", flat=True)[:10])
+    # Sent again once per stale period, not on every beat (a long queue of requests is not lost, only slow).
+    Analysis.objects.filter(game_id__in=lost, status=Analysis.Status.QUEUED).update(requested_at=now)
+    for game_id in lost:
+        _send(game_id)
+    sent = len(lost)
+    waiting = Analysis.objects.filter(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]).exists()
+    if not waiting and settings.TTR_ANALYSIS_RANKED:
+        game = (
+            Game.objects.filter(status=Game.Status.FINISHED, ranked=True, scored_at__isnull=False, analysis__isnull=True)
+            .order_by("-finished_at").first()
+        )
+        if game is not None and not _aborted(game):
+            Analysis.objects.get_or_create(game=game)
+            _send(game.pk)
+            sent += 1
+    return sent
+
+
+# Running (on the analysis queue's worker)
+
+
+def analysis_run(game_id: GameId, *, analyser: Analyser, bot: str, budget: Mapping[str, int]) -> str:
+    """Judge the game's log with `analyser` and store the result once; what became of the request ("done",
+    "failed", or why nothing ran: "missing", "done already", "running elsewhere")."""
+    started = timezone.now()
+    with transaction.atomic():
+        analysis = Analysis.objects.select_for_update().filter(game_id=game_id).first()
+        if analysis is None:
+            return "missing"
+        if analysis.status == Analysis.Status.DONE:
+            return "done already"
+        fresh = started - timedelta(seconds=settings.TTR_ANALYSIS_STALE_SECONDS)
+        if analysis.status == Analysis.Status.RUNNING and analysis.started_at and analysis.started_at > fresh:
+            return "running elsewhere"
+        analysis.status, analysis.started_at, analysis.progress = Analysis.Status.RUNNING, started, 0.0
+        analysis.save(update_fields=["status", "started_at", "progress"])
+    game = Game.objects.get(pk=game_id)
+    rows = list(event_log.rows_between(game.pk, 0, game.seq))
+    mine = Analysis.objects.filter(game_id=game_id, started_at=started)  # this run's row (a taken-over run writes nothing)
+    cpu = time.process_time()
+    try:
+        result = analyser([event_log.engine_event(row) for row in rows], _progress_writer(mine))
+    except NotReplayable as error:
+        mine.update(status=Analysis.Status.FAILED, error=str(error)[:300], finished_at=timezone.now())
+        return "failed"
+    decisions = [_decision(j) for j in result.judgements]
+    with transaction.atomic():
+        written = mine.update(
+            status=Analysis.Status.DONE, progress=1.0, finished_at=timezone.now(), bot=bot, budget=dict(budget),
+            seq=game.seq, head_hash=rows[-1].hash if rows else "", decisions=decisions,
+            leads=_leads(result, game.seq), cpu_seconds=round(time.process_time() - cpu, 2), error="",
+        )
+        if written:
+            _store_seats(game, result.judgements)
+    return "done" if written else "taken over"
+
+
+def _progress_writer(mine: QuerySet[Analysis]) -> Progress:
+    """Progress written at most once a second (each write is a round trip)."""
+    last = [0.0]
+
+    def write(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 1.0 or done == total:
+            last[0] = now
+            mine.update(progress=round(done / total, 3) if total else 1.0)
+
+    return write
+
+
+def _decision(j: Judged) -> dict[str, Any]:
+    return {
+        "seq": j.seq, "seat": j.seat, "played": move_to_dict(j.played), "best": move_to_dict(j.best),
+        "lead": round(j.lead, 2), "loss": round(j.loss, 2), "stderr": round(j.stderr, 2), "mark": j.mark,
+        "reason": j.reason, "samples": j.samples,
+    }
+
+
+def _leads(result: Analysed, last_seq: int) -> list[dict[str, Any]]:
+    """The evaluation graph: at each decision every seat's latest estimate of its final lead; at the end the true
+    final leads."""
+    latest: dict[str, float] = {}
+    points: list[dict[str, Any]] = []
+    for j in result.judgements:
+        latest[str(j.seat)] = round(j.lead, 2)
+        if points and points[-1]["seq"] == j.seq:  # the setup's ticket choices share a position
+            points[-1]["leads"] = dict(latest)
+        else:
+            points.append({"seq": j.seq, "leads": dict(latest)})
+    points.append({"seq": last_seq, "leads": {str(seat): lead for seat, lead in result.final_leads.items()}})
+    return points
+
+
+def _store_seats(game: Game, judgements: Sequence[Judged]) -> None:
+    users = {s.number: s.user_id for s in game.seats.all()}
+    rows = []
+    for seat in sorted(users):
+        mine = [j for j in judgements if j.seat == seat]
+        marks = [j.mark for j in mine]
+        rows.append(SeatAnalysis(
+            game=game, seat=seat, user_id=users[seat], map=game.map, at=game.finished_at or timezone.now(),
+            decisions=len(mine), loss=round(sum(j.loss for j in mine), 2), inaccuracies=marks.count("inaccuracy"),
+            mistakes=marks.count("mistake"), blunders=marks.count("blunder"),
+        ))
+    SeatAnalysis.objects.filter(game=game).delete()
+    SeatAnalysis.objects.bulk_create(rows)
+
+
+# Serving
+
+
+def analysis_answer(game: Game) -> tuple[int, dict[str, Any]]:
+    """GET /api/games/{id}/analysis: 404 until asked, 202 with the progress while it runs, 200 when done."""
+    analysis = Analysis.objects.filter(game=game).first()
+    if analysis is None:
+        raise ServiceError("not_analysed", "nobody has asked for this game's analysis yet", status=404)
+    if analysis.status == Analysis.Status.FAILED:
+        raise ServiceError("analysis_failed", f"the analysis failed: {analysis.error}", status=409)
+    if analysis.status != Analysis.Status.DONE:
+        return 202, {"status": analysis.status, "progress": analysis.progress}
+    return 200, {
+        "status": "done", "bot": analysis.bot, "budget": analysis.budget, "seq": analysis.seq,
+        "head_hash": analysis.head_hash, "altered": _altered(game, analysis), "cpu_seconds": analysis.cpu_seconds,
+        "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
+        "decisions": analysis.decisions, "leads": analysis.leads, "players": _players(game),
+    }
+
+
+def _altered(game: Game, analysis: Analysis) -> bool:
+    """Whether the log no longer holds what was analysed: a broken chain, or another head at the analysed seq."""
+    rows = list(event_log.rows_between(game.pk, 0, analysis.seq))
+    return bool(chain_problems(rows)) or not rows or rows[-1].hash != analysis.head_hash
+
+
+def _players(game: Game) -> list[dict[str, Any]]:
+    seats = {s.number: s for s in game.seats.select_related("user")}
+    answer = []
+    for part in SeatAnalysis.objects.filter(game=game).order_by("seat"):
+        seat = seats.get(part.seat)
+        answer.append({
+            "seat": part.seat, "username": seat.user.username if seat and seat.user else None,
+            "bot": (seat.bot or None) if seat else None, "decisions": part.decisions,
+            "mean_loss": round(part.loss / part.decisions, 2) if part.decisions else 0.0,
+            "inaccuracies": part.inaccuracies, "mistakes": part.mistakes, "blunders": part.blunders,
+        })
+    return answer
+
+
+def player_analysis(user: AbstractBaseUser) -> dict[str, Any]:
+    """A player's page: per map, the mean points lost per decision over their analysed games, and its trend."""
+    mine = SeatAnalysis.objects.filter(user_id=user.pk)
+    answer: dict[str, Any] = {}
+    totals = mine.values("map").annotate(games=Count("id"), decisions=Sum("decisions"), loss=Sum("loss"))
+    for row in totals.order_by("map"):
+        recent = list(mine.filter(map=row["map"]).order_by("-at")[:TREND_GAMES])
+        answer[row["map"]] = {
+            "games": row["games"], "decisions": row["decisions"],
+            "mean_loss": round(row["loss"] / row["decisions"], 2) if row["decisions"] else 0.0,
+            "trend": [
+                {"game": str(part.game_id), "at": part.at.isoformat(), "decisions": part.decisions,
+                 "mean_loss": round(part.loss / part.decisions, 2) if part.decisions else 0.0}
+                for part in reversed(recent)
+            ],
+        }
+    return answer

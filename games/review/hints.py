@@ -1,0 +1,137 @@
+"""Hints: in an unranked game where every other seat is a bot, a player may ask the strong bot what it would play.
+
+The advice comes from the seat's own information only (its view, its legal moves, the game's events as it saw
+them), with a short budget (TTR_HINT_SECONDS) in the web process. Asking is recorded in the game's log
+(`hint_used`, once per decision however often it is asked) and counted on the seat (`Seat.hints`, shown in the
+game's summary). `games` never imports `bots`: the bots' app registers the advisor when Django starts
+(bots/apps.py), as the realtime code registers itself with `notify`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+
+from games.engine import Event as EngineEvent
+from games.engine import PlayerView, State, legal_moves, redact, view
+from games.engine.codec import move_to_dict
+from games.engine.events import HintUsed
+from games.engine.moves import Move
+from games.store import event_log, notify, states
+from games.store.models import Event, Game, GameId, Seat
+from games.store.service_error import ServiceError
+from games.store.viewers import seat_of
+
+# (the seat's view, its legal moves, its history, seconds, a seed) -> (move, reason)
+Advisor = Callable[[PlayerView, Sequence[Move], Sequence[EngineEvent], float, str], tuple[Move, str]]
+_advisor: Advisor | None = None
+_given: OrderedDict[tuple[str, int, int], tuple[Move, str]] = OrderedDict()  # (game, seq, seat): asked again
+_given_lock = threading.Lock()
+REMEMBERED = 256
+
+
+def register(advisor: Advisor) -> None:
+    global _advisor
+    _advisor = advisor
+
+
+def hint(game_id: GameId, *, user: AbstractBaseUser) -> dict[str, Any]:
+    """The strong bot's move for the caller's decision now, and why. Raises ServiceError (403 `no_hints`, 403
+    `not_your_turn`, 409 `not_active`, 409 `stale_seq` when moves kept coming in while it thought)."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return _hint(game_id, user)
+        except _Moved:
+            continue  # another seat moved meanwhile (the setup's ticket choices are made at once): ask again
+    try:
+        return _hint(game_id, user)
+    except _Moved as moved:
+        raise ServiceError(
+            "stale_seq", "the game moved on while the bot thought: ask again", status=409, seq=moved.seq
+        ) from None
+
+
+ATTEMPTS = 3
+
+
+class _Moved(Exception):
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+
+
+def _hint(game_id: GameId, user: AbstractBaseUser) -> dict[str, Any]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ServiceError("not_found", "no such game", status=404)
+    seat = _hinted_seat(game, user)
+    seq = game.seq
+    asked = _asked_at(game, seat)
+    decided_at = seq if asked is None else asked - 1  # the decision's position (a hint changes nothing in the game)
+    state = states.state_at(game.pk, seq)
+    if seat not in state.deciders():
+        raise ServiceError("not_your_turn", "a hint is for your own decision: it is not yours now", status=403)
+    move, reason = _advice(game, state, seat, decided_at)
+    if asked is None:
+        with transaction.atomic():
+            locked = Game.objects.select_for_update().get(pk=game.pk)
+            if locked.seq != seq:
+                raise _Moved(locked.seq)
+            event_log.append(locked, seq, [HintUsed(seat)])
+            Seat.objects.filter(game=locked, number=seat).update(hints=F("hints") + 1)
+            seq = locked.seq
+            transaction.on_commit(lambda: _told(locked.pk, locked.seq, state))
+    hints = Seat.objects.get(game=game, number=seat).hints
+    return {"move": move_to_dict(move), "reason": reason, "seq": seq, "hints": hints}
+
+
+def _asked_at(game: Game, seat: int) -> int | None:
+    """The seq of the seat's hint for the decision it has now, if it asked already (its hint is newer than anything
+    the seat did since: other seats may have moved meanwhile, during the setup's ticket choices)."""
+    mine = Event.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", "type")[:1]
+    last = next(iter(mine), None)
+    return last[0] if last is not None and last[1] == HintUsed.type else None
+
+
+def _hinted_seat(game: Game, user: AbstractBaseUser) -> int:
+    seat = seat_of(game, user)
+    if seat is None:
+        raise ServiceError("no_hints", "hints are for the players of a game against bots", status=403)
+    if game.ranked:
+        raise ServiceError("no_hints", "no hints in a ranked game", status=403)
+    if any(s.number != seat and not s.played_by_bot for s in game.seat_list):
+        raise ServiceError("no_hints", "hints only where every other seat is a bot", status=403)
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError("not_active", f"the game is {game.status}: hints are for a game in play", status=409)
+    return seat
+
+
+def _advice(game: Game, state: State, seat: int, decided_at: int) -> tuple[Move, str]:
+    """The advisor's answer for the decision at `decided_at`, once per process (asked again, as after a reload,
+    it gives the same hint)."""
+    key = (str(game.pk), decided_at, seat)
+    with _given_lock:
+        given = _given.get(key)
+    if given is not None:
+        return given
+    if _advisor is None:
+        raise ServiceError("no_hints", "no advisor runs in this process", status=503)
+    history = tuple(redact(event, seat) for event in event_log.events_between(game.pk, 0, decided_at))
+    seconds = settings.TTR_HINT_SECONDS
+    given = _advisor(view(state, seat), legal_moves(state, seat), history, seconds, f"{game.pk}:{decided_at}")
+    with _given_lock:
+        _given[key] = given
+        while len(_given) > REMEMBERED:
+            _given.popitem(last=False)
+    return given
+
+
+def _told(game_id: GameId, seq: int, state: State) -> None:
+    states.remember(game_id, seq, state)
+    notify.game_moved(game_id, seq)
