@@ -46,11 +46,11 @@ def _stop_heartbeat(**_: object) -> None:
 
 @signals.task_prerun.connect
 def _task_started(task_id: str | None = None, task: object = None, args: tuple[object, ...] = (), **_: object) -> None:
-    from ttr_server import logs, metrics
+    from ttr_server import json_logs, metrics
 
     name = getattr(task, "name", "?")
-    logs.clear()
-    logs.bind(task=name, task_id=task_id, game=str(args[0]) if args and name != "bots.tasks.sweep" else None)
+    json_logs.clear()
+    json_logs.bind(task=name, task_id=task_id, game=str(args[0]) if args and name != "bots.tasks.sweep" else None)
     metrics.TASK_RUNS.labels(name).inc()
 
 
@@ -63,6 +63,6 @@ def _task_failed(sender: object = None, **_: object) -> None:
 
 @signals.task_postrun.connect
 def _task_ended(**_: object) -> None:
-    from ttr_server import logs
+    from ttr_server import json_logs
 
-    logs.clear()
+    json_logs.clear()

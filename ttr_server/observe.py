@@ -15,7 +15,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 
-from ttr_server import logs, metrics
+from ttr_server import json_logs, metrics
 
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -25,10 +25,10 @@ class ObserveMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        logs.clear()
+        json_logs.clear()
         given = request.headers.get("X-Request-ID", "")
         request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        logs.bind(request_id=request_id)
+        json_logs.bind(request_id=request_id)
         started = time.perf_counter()
         try:
             response = self.get_response(request)
@@ -37,15 +37,15 @@ class ObserveMiddleware:
             metrics.REQUEST_SECONDS.labels(request.method).observe(time.perf_counter() - started)
             return response
         finally:
-            logs.clear()
+            json_logs.clear()
 
     def process_view(
         self, request: HttpRequest, view: Callable[..., HttpResponseBase], args: tuple[object, ...],
         kwargs: dict[str, object],
     ) -> None:
         if "game_id" in kwargs:
-            logs.bind(game=str(kwargs["game_id"]))
+            json_logs.bind(game=str(kwargs["game_id"]))
         if request.COOKIES.get("sessionid"):
             user = getattr(request, "user", None)
             if user is not None and user.is_authenticated:
-                logs.bind(user=user.get_username())
+                json_logs.bind(user=user.get_username())

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from ttr_server import local_secrets, logs
+from ttr_server import json_logs, local_secrets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TTR_VAR_DIR", BASE_DIR / "var"))
@@ -210,7 +210,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "games.api.error_responses.exception_handler",
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.StrictJSONParser"],  # JSON only: other bodies get 415
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],  # never an HTML page
     "DEFAULT_THROTTLE_RATES": {"auth": "20/min"},
@@ -328,13 +328,13 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 GAME_SNAPSHOT_EVERY = int(os.environ.get("GAME_SNAPSHOT_EVERY", "50"))
 GAME_STATE_CACHE_SIZE = int(os.environ.get("GAME_STATE_CACHE_SIZE", "512"))
 
-# JSON lines from every logger, with the request id, user, game and seq bound at the edge (ttr_server/logs.py).
-LOGGING = logs.config(os.environ.get("LOG_LEVEL", "INFO"))
+# JSON lines from every logger, with the request id, user, game and seq bound at the edge (ttr_server/json_logs.py).
+LOGGING = json_logs.config(os.environ.get("LOG_LEVEL", "INFO"))
 # A probe's 503 (/readyz while a dependency is down) is said by ttr_server/health.py once a minute, at warning level,
 # not as an error line at every probe.
 LOGGING["filters"] = {"probe_answers": {"()": "ttr_server.health.ProbeAnswers"}}
 LOGGING["loggers"]["django.request"] = {"filters": ["probe_answers"]}
-logs.configure_structlog()
+json_logs.configure_structlog()
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # workers and beat log through LOGGING too
 
 SESSION_COOKIE_HTTPONLY = True

@@ -2,7 +2,7 @@
 
 `which(exc)` names the service an exception says is down or reconnecting ("database", "redis", "broker"), looking
 through its causes, or None for any other error (a bug stays a 500). Three places at the edge turn it into the
-answer (docs/API.md, Operations): the DRF exception handler (games/api/errors.py), `UnavailableMiddleware` for plain
+answer (docs/API.md, Operations): the DRF exception handler (games/api/error_responses.py), `UnavailableMiddleware` for plain
 Django views, and the 500 handler for what fails outside a view (a session saved after it, say). Nothing is
 half-written: a move is one transaction, so a request cut off by the database commits nothing, and the client
 may send the same `expected_seq` again.

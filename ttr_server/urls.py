@@ -30,7 +30,7 @@ urlpatterns = [
     path("maps/<str:name>.json", pages.board, name="board"),
 ]
 
-handler400 = "games.api.errors.bad_request"
-handler403 = "games.api.errors.forbidden"
-handler404 = "games.api.errors.not_found"
+handler400 = "games.api.error_responses.bad_request"
+handler403 = "games.api.error_responses.forbidden"
+handler404 = "games.api.error_responses.not_found"
 handler500 = "ttr_server.unavailable.server_error"  # 503 when the database or Redis is down

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 
 from games.people.accounts import token_expired
 from games.store import game_rows
-from ttr_server import logs
+from ttr_server import json_logs
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):
@@ -25,7 +25,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
 def accepted(user: User, token: Token) -> tuple[User, Token]:
     if token_expired(token):
         raise AuthenticationFailed("the token has expired: ask POST /api/auth/token for a new one")
-    logs.bind(user=user.get_username())
+    json_logs.bind(user=user.get_username())
     return user, token
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.request import Request
 
-from games.api.errors import ERROR_STATUSES
+from games.api.error_responses import ERROR_STATUSES
 
 EVERYWHERE = (414,)
 WITHOUT_BODY = {  # what an operation that takes no body answers to one (games/api/bodies.py)

@@ -1,12 +1,12 @@
 from django.urls import path
 
-from games.api import auth, views, views_account, views_analysis, views_by_day, views_chat, views_ratings
+from games.api import views, views_account, views_analysis, views_auth, views_by_day, views_chat, views_ratings
 
 urlpatterns = [
-    path("auth/register", auth.RegisterView.as_view()),
-    path("auth/token", auth.TokenView.as_view()),
-    path("auth/login", auth.LoginView.as_view()),
-    path("auth/logout", auth.LogoutView.as_view()),
+    path("auth/register", views_auth.RegisterView.as_view()),
+    path("auth/token", views_auth.TokenView.as_view()),
+    path("auth/login", views_auth.LoginView.as_view()),
+    path("auth/logout", views_auth.LogoutView.as_view()),
     path("games", views.GamesView.as_view()),
     path("games/<uuid:game_id>", views.GameView.as_view()),
     path("games/<uuid:game_id>/join", views.JoinView.as_view()),

@@ -1,6 +1,6 @@
 """Game endpoints (docs/API.md): thin views that parse, call one service or selector, and format.
 
-Each view's schema lists its request, its answer and every error status it can give (games.api.errors);
+Each view's schema lists its request, its answer and every error status it can give (games.api.error_responses);
 the schemathesis run in the tests holds the server to it.
 """
 
@@ -21,7 +21,7 @@ from games.api import responses as r
 from games.api import serializers as s
 from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication, signed_in
 from games.api.bodies import ApiView
-from games.api.errors import error, error_responses
+from games.api.error_responses import error, error_responses
 from games.engine.codec import move_from_dict
 from games.play import selectors, services
 from games.store import game_rows, viewers

@@ -17,13 +17,13 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from games.api import responses as r
-from games.api.auth import AuthThrottle
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
-from games.api.errors import error, error_responses
+from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
 from games.api.serializers import valid_body
+from games.api.views_auth import AuthThrottle
 from games.clocks import vacations
 from games.lobby import matchmaker
 from games.people import mail_links, password_guard, preferences

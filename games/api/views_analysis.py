@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from games.api import responses as r
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
-from games.api.errors import error_responses
+from games.api.error_responses import error_responses
 from games.play import selectors
 from games.review import analyses, hints
 

@@ -15,7 +15,7 @@ from games.api import responses as r
 from games.api import serializers as s
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
-from games.api.errors import error_responses
+from games.api.error_responses import error_responses
 from games.api.views import WRITE_ERRORS
 from games.clocks import vacations
 from games.lobby import matchmaker

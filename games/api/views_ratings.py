@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from games.api import queries as q
 from games.api import responses as r
 from games.api.bodies import ApiView
-from games.api.errors import error, error_responses
+from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer, QueryIntegerField, StrictChoiceField
 from games.api.views import GamesPagination
 from games.people import accounts

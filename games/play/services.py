@@ -28,7 +28,7 @@ from games.store.service_error import ServiceError
 from games.store.viewers import seat_of
 from games.trust import chance, signing
 from games.trust.models import Checkpoint
-from ttr_server import logs, metrics
+from ttr_server import json_logs, metrics
 
 
 @dataclass(frozen=True)
@@ -264,7 +264,7 @@ def play_seat(
         )
     metrics.MOVES.labels(move.type, path).inc()
     metrics.MOVE_SECONDS.labels(path).observe(time.perf_counter() - started)
-    logs.bind(game=str(game.pk), seq=new_seq)
+    json_logs.bind(game=str(game.pk), seq=new_seq)
     return Played(new_seq, seat, events, tuple(rows), new_state.finished)
 
 

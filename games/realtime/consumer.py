@@ -34,14 +34,14 @@ from games.api.serializers import MoveRequest
 from games.clocks import turn_clocks
 from games.engine.codec import move_from_dict
 from games.play import selectors, services
-from games.realtime import auth, messages
+from games.realtime import messages, socket_user
 from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
 from games.realtime.limits import LimitedSocket
 from games.store import event_log, viewers
 from games.store.models import Game
 from games.store.service_error import ServiceError
 from games.table import chat, presence
-from ttr_server import dbpool, logs, metrics, unavailable
+from ttr_server import dbpool, json_logs, metrics, unavailable
 
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
@@ -65,9 +65,9 @@ class GameConsumer(LimitedSocket):
         self.resync_from: int | None = None  # the smallest `after` of the resyncs asked and not yet answered
         self.joined = False
         self.presence_version, self.presence_sent = -1, None
-        logs.bind(game=self.game_id, user=self.user.get_username() or None)  # on every line about this socket
-        await self.accept(auth.subprotocol(self.scope))  # `ttr.v1` when offered, beside the token
-        if problem := self.scope.get("auth_problem"):  # set by games/realtime/auth.py
+        json_logs.bind(game=self.game_id, user=self.user.get_username() or None)  # on every line about this socket
+        await self.accept(socket_user.subprotocol(self.scope))  # `ttr.v1` when offered, beside the token
+        if problem := self.scope.get("auth_problem"):  # set by games/realtime/socket_user.py
             await self.refuse({"code": "authentication_failed", "detail": str(problem)}, CLOSE_UNAUTHORISED)
             return
         if self.user.is_authenticated:
@@ -322,6 +322,6 @@ class NoSuchPath(AsyncWebsocketConsumer):
     """Any other WebSocket path: say so and close (the router would otherwise fail the handshake with a 500)."""
 
     async def connect(self) -> None:
-        await self.accept(auth.subprotocol(self.scope))
+        await self.accept(socket_user.subprotocol(self.scope))
         await self.send(text_data=json.dumps({"type": "error", "error": {"code": "not_found", "detail": "no such path"}}))
         await self.close(code=CLOSE_NOT_FOUND)

@@ -21,7 +21,7 @@ from django.contrib.auth.models import AnonymousUser
 from games.people import inbox
 from games.people.models import Notification
 from games.play import selectors
-from games.realtime import auth
+from games.realtime import socket_user
 from games.realtime.hub import hub, layer_call, run_sync
 from games.realtime.limits import LimitedSocket
 from ttr_server import unavailable
@@ -36,8 +36,8 @@ class MeConsumer(LimitedSocket):
         self.joined = False
         self.lock = asyncio.Lock()
         self.poller: asyncio.Task[None] | None = None
-        await self.accept(auth.subprotocol(self.scope))
-        problem = self.scope.get("auth_problem")  # set by games/realtime/auth.py
+        await self.accept(socket_user.subprotocol(self.scope))
+        problem = self.scope.get("auth_problem")  # set by games/realtime/socket_user.py
         if problem or not user.is_authenticated:
             detail = problem or "sign in (a session cookie or a token) to hear your notifications"
             await self._refuse({"code": "authentication_failed" if problem else "not_authenticated", "detail": detail})

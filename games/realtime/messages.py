@@ -4,7 +4,7 @@ A message is one JSON text frame of at most `MAX_MESSAGE_BYTES` (the HTTP body l
 `type`: `move` (`expected_seq`, `move`: the body of POST /moves), `resync` (`after`: the last seq the client
 has) or `chat` (`text`, `channel`?: games/table/chat.py reads them). Anything else is refused with the body HTTP would
 give (`invalid` naming the field, `too_large`), and a refused move carries exactly the HTTP error body
-(games/api/errors.py), with its HTTP status beside it.
+(games/api/error_responses.py), with its HTTP status beside it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from rest_framework import exceptions
 
 from games.api import serializers
-from games.api.errors import exception_handler
+from games.api.error_responses import exception_handler
 from games.api.fields import ObjectSerializer, StrictIntegerField
 from games.api.parsers import StrictJSONParser
 from ttr_server import limits, unavailable

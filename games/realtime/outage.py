@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from games.realtime import auth
+from games.realtime import socket_user
 from ttr_server import unavailable
 
 logger = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ def closing_when_unavailable(app: App) -> App:
             logger.warning("a socket closed 1013: the %s is unavailable (%s)", service, type(error).__name__)
             try:
                 if not said["accepted"]:
-                    await send({"type": "websocket.accept", "subprotocol": auth.subprotocol(scope)})
+                    await send({"type": "websocket.accept", "subprotocol": socket_user.subprotocol(scope)})
                 error_message = {"type": "error", "error": unavailable.body(service)}
                 await send({"type": "websocket.send", "text": json.dumps(error_message)})
                 await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})

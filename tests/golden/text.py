@@ -20,7 +20,7 @@ import re
 import textwrap
 from typing import Any
 
-from games.codec import event_to_dict, move_from_dict, move_to_dict
+from games.engine.codec import event_to_dict, move_from_dict, move_to_dict
 from games.engine.events import Event
 from games.engine.moves import Move
 

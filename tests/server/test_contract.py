@@ -241,7 +241,7 @@ def test_the_readme_lists_every_error_code_with_its_status() -> None:
     import re
     from pathlib import Path
 
-    from games.api.errors import _DRF_CODES
+    from games.api.error_responses import _DRF_CODES
 
     root = Path(__file__).resolve().parents[2]
     sources = "".join(p.read_text() for folder in ("games", "ttr_server") for p in (root / folder).rglob("*.py"))

@@ -18,7 +18,7 @@ from django.urls import path
 
 from games.table import presence
 from tests.server.helpers import assert_error, body, choose, seated_game, url
-from ttr_server import health, logs, unavailable
+from ttr_server import health, json_logs, unavailable
 from ttr_server import urls as project_urls
 
 pytestmark = pytest.mark.django_db
@@ -199,9 +199,9 @@ def test_a_view_failing_for_a_service_answers_503_with_retry_after(rf: Any) -> N
 def test_log_fields_are_bound_and_cleared() -> None:
     from structlog.contextvars import get_contextvars
 
-    logs.bind(game="g", seq=4, user=None)
+    json_logs.bind(game="g", seq=4, user=None)
     assert get_contextvars() == {"game": "g", "seq": 4}
-    logs.clear()
+    json_logs.clear()
     assert get_contextvars() == {}
 
 

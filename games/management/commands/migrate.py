@@ -1,5 +1,5 @@
 """`manage.py migrate`, Django's own, whose report ("Applying games.0001_initial... OK") becomes log lines when
-the logs are JSON (ttr_server/logs.py; `make stack`, compose): every line a production process writes is then one
+the logs are JSON (ttr_server/json_logs.py; `make stack`, compose): every line a production process writes is then one
 JSON object, the migration step's too. At a terminal (LOG_FORMAT=console) it writes as Django's does, and a
 caller that hands it a `stdout` of its own (call_command, tests) gets the text."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.commands import migrate
 
-from ttr_server import logs
+from ttr_server import json_logs
 
 logger = logging.getLogger("django.migrate")
 
@@ -39,7 +39,7 @@ class _Lines:
 
 class Command(migrate.Command):
     def execute(self, *args: Any, **options: Any) -> str | None:
-        lines = _Lines() if logs.json_lines() and not options.get("stdout") else None
+        lines = _Lines() if json_logs.json_lines() and not options.get("stdout") else None
         if lines is not None:
             options["stdout"] = lines
         try:

@@ -60,7 +60,8 @@ PROCESS = os.environ.get("TTR_PROCESS", "")  # the stack's name for this process
 
 
 REDACTED = "[redacted]"
-# a query parameter that carries a secret (games/people/mail_links.py, games/play/invitations.py, games/realtime/auth.py)
+# a query parameter that carries a secret (games/people/mail_links.py, games/play/invitations.py,
+# games/realtime/socket_user.py)
 _SECRET_PARAMETER = re.compile(r"(?<![\w-])((?:token|invite|password|secret)=)[^&\s\"'#;,]+", re.IGNORECASE)
 _SECRET_WORD = re.compile(  # a `token.` subprotocol; an Authorization header's value (a word of 20 or more)
     r"(?<![\w.-])(?:(token\.)[^\s,\"'&;]+|(Token\s+)[\w-]{20,})"

@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from games.api import responses as r
 from games.api import serializers as s
 from games.api.bodies import ApiView
-from games.api.errors import error, error_responses
+from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer
 from games.people import accounts, password_guard
 
