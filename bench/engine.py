@@ -2,7 +2,7 @@
 
     python bench/engine.py [--games 200] [--networks 2000] [--json]
 
-Runs from a bare checkout (standard library only). Figures go in the README.
+Runs from a bare checkout (standard library only). Figures go in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations

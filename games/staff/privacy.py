@@ -9,7 +9,7 @@ for it (games/staff/erasure.py): its seats in games still running are resigned (
 seats in games not started are freed, a game it created and nobody started passes to the next person seated (or
 goes), its invitations and rematch acceptances are withdrawn. Other people's notifications that named it ("Ann
 offers a rematch") name the pseudonym instead. What is not erased here: the process logs, which an operator keeps
-for a limited time (README, Production).
+for a limited time (docs/OPERATIONS.md, "A person's data").
 """
 
 from __future__ import annotations
