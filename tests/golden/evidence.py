@@ -4,8 +4,8 @@ Each rule's evidence is something a reviewer can find in the file with a search:
 `tunnel_revealed` with `extra` above 0 that the seat pays for (`pay_tunnel`, then `route_claimed`), `E-FER-1`
 a `route_claimed` of a ferry paid with at least its locomotives, `E-STA-3` a station that lends its owner a
 route in the final scores, and so on. A golden game names the rules it is kept for (`Golden.rules`); when a
-change to the rules or the policy makes a seed stop showing one, `python -m tests.golden.regenerate --find`
-lists seeds that do.
+change to the rules or the policy makes a seed stop showing one, `python -m tests.golden.find_seeds` lists
+seeds that do. The file's `see` and `view` lines are no evidence: `parse` reads what happened, not who saw it.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from games.engine import Board, load_board
+from tests.golden.text import TOKEN
+from tests.golden.views import events_only
 
 RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
-FIELD = re.compile(r"(\w+)=(\S+)")
 DECISION = re.compile(r"(\d+) seat(\d+) ([a-z_]+)")
 FINAL = re.compile(r"  seat\d+ place (\d+): (-?\d+) = (.*)")
 PART = re.compile(r"(routes|tickets|stations|longest) (-?\d+)")
@@ -61,7 +62,8 @@ def exercised(text: str) -> set[str]:
 
 
 def parse(text: str) -> Played:
-    game = dict(FIELD.findall(next(line for line in text.splitlines() if line.startswith("game "))))
+    text = events_only(text)
+    game = dict(TOKEN.findall(next(line for line in text.splitlines() if line.startswith("game "))))
     steps: list[Step] = []
     decision, seat, move = 0, None, None
     records: list[tuple[int, int | None, str | None, list[str]]] = []
@@ -74,7 +76,7 @@ def parse(text: str) -> Played:
             records[-1][3].append(line)  # a wrapped line, a long list or a record of the final scores
     for decision, seat, move, lines in records:
         joined = " ".join(line.strip() for line in lines)
-        steps.append(Step(decision, seat, move, joined.split()[0], dict(FIELD.findall(joined)), joined))
+        steps.append(Step(decision, seat, move, joined.split()[0], dict(TOKEN.findall(joined)), joined))
     return Played(load_board(game["map"]), int(game["players"]), tuple(steps), text)
 
 
@@ -135,7 +137,7 @@ def _lent_route(p: Played) -> bool:
 
 
 def _unbuilt_stations_score(p: Played) -> bool:
-    seats = [dict(FIELD.findall(record)) for s in p.of("game_scored") for record in s.text.split(" - seat=")[1:]]
+    seats = [dict(TOKEN.findall(record)) for s in p.of("game_scored") for record in s.text.split(" - seat=")[1:]]
     unbuilt = [int(seat["stations_unbuilt"]) for seat in seats]
     points = [int(seat["station_points"]) for seat in seats]
     return any(unbuilt) and points == [4 * n for n in unbuilt]

@@ -1,16 +1,17 @@
 """The golden text format: a game as lines of `key=value` text, one line per move and per event.
 
-    12 seat1 claim_route cards=red:4 route=denver--omaha
+    12 seat1 claim_route route=denver--omaha cards=red:4 (37 legal)
       route_claimed seat=1 route=denver--omaha cards=red:4 points=7
       turn_ended seat=1 next_seat=0
 
-A move line is the decision's number, the seat and the move as the codec encodes it (`move_to_dict`); the
-indented lines under it are the events it caused, as the codec encodes them (`event_to_dict`, the `v` left
-out: the engine writes only current versions). Values: an int as digits, a bool as true/false, an id bare, any
-other string JSON-quoted, a list as `[a,b]`, a card payment as `red:3+locomotive:1`, None left out (an event
-field that may be None defaults to None, so nothing is lost). A list too long for one line continues on
-lines of its own; a list of records (the final scores) puts each record on a line of its own. Move lines
-parse back into moves (`parse_move_line`), which is what makes a golden file a replayable record.
+A move line is the decision's number, the seat, the move as the codec encodes it (`move_to_dict`) and how many
+legal moves the seat had; the indented lines under it are the events it caused, as the codec encodes them
+(`event_to_dict`, the `v` left out: the engine writes only current versions), each followed by who sees what
+of it (tests/golden/views.py). Values: an int as digits, a bool as true/false, None as null, an id bare, any
+other string JSON-quoted, a list as `[a,b]`, cards by kind as `red:3+locomotive:1`. An event's fields that are
+None are left out, in its records too (such a field defaults to None, so nothing is lost). A list too long for
+one line continues on lines of its own; a list of records (the final scores) puts each record on a line of its
+own. Move lines parse back into moves (`parse_move_line`), which is what makes a golden file a replayable record.
 """
 
 from __future__ import annotations
@@ -27,12 +28,16 @@ from games.engine.moves import Move
 INDENT = "  "
 WIDTH = 100  # a line longer than this is hard to read in a side-by-side diff
 BARE = re.compile(r"[a-z][a-z0-9_-]*")
-MOVE_LINE = re.compile(r"(\d+) seat(\d+) ([a-z_]+)((?: [a-z_]+=\S+)*)")
+MOVE_LINE = re.compile(r"(\d+) seat(\d+) ([a-z_]+)((?: [a-z_]+=\S+)*) \((\d+) legal\)")
+TOKEN = re.compile(r'([^\s=]+)=("(?:[^"\\]|\\.)*"|\S+)')  # key=value, the value maybe a JSON string
+WORDS = ("true", "false", "null")  # a string that reads like one is quoted
 
 
-def move_line(number: int, seat: int, move: Move) -> str:
+def move_line(number: int, seat: int, move: Move, legal: int) -> str:
     fields = {k: v for k, v in move_to_dict(move).items() if k != "type"}
-    return " ".join([f"{number} seat{seat} {move.type}", *(f"{k}={value_text(v)}" for k, v in fields.items())])
+    return " ".join([
+        f"{number} seat{seat} {move.type}", *(f"{k}={value_text(v)}" for k, v in fields.items()), f"({legal} legal)"
+    ])
 
 
 def parse_move_line(line: str) -> tuple[int, int, Move] | None:
@@ -40,15 +45,24 @@ def parse_move_line(line: str) -> tuple[int, int, Move] | None:
     found = MOVE_LINE.fullmatch(line)
     if found is None:
         return None
-    number, seat, kind, rest = found.groups()
+    number, seat, kind, rest, _ = found.groups()
     fields = dict(token.split("=", 1) for token in rest.split())
     data = {"type": kind, **{key: parse_value(text) for key, text in fields.items()}}
     return int(number), int(seat), move_from_dict(data)
 
 
-def event_lines(event: Event, depth: int = 1) -> list[str]:
-    data = {k: v for k, v in event_to_dict(event).items() if k not in ("type", "v")}
-    return record_lines(event.type, data, depth)
+def event_fields(event: Event) -> dict[str, Any]:
+    """The event's fields as the codec encodes them, without its type and version, and without the fields (in it
+    or in its records) that are None."""
+    return {k: _present(v) for k, v in event_to_dict(event).items() if k not in ("type", "v") and v is not None}
+
+
+def _present(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _present(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_present(item) for item in value]
+    return value
 
 
 def record_lines(head: str, data: dict[str, Any], depth: int) -> list[str]:
@@ -57,8 +71,6 @@ def record_lines(head: str, data: dict[str, Any], depth: int) -> list[str]:
     pad = INDENT * depth
     short, long_, records = [], [], []
     for key, value in data.items():
-        if value is None:
-            continue
         if _is_records(value):
             records.append((key, value))
         elif isinstance(value, list) and len(f"{key}={value_text(value)}") > WIDTH // 2:
@@ -90,15 +102,17 @@ def _list_lines(key: str, items: list[Any], pad: str) -> list[str]:
 
 
 def value_text(value: Any) -> str:
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return value if BARE.fullmatch(value) else json.dumps(value)
+        return value if BARE.fullmatch(value) and value not in WORDS else json.dumps(value)
     if isinstance(value, dict):  # a card payment: kind -> count, in the engine's card order
         return "+".join(f"{kind}:{n}" for kind, n in value.items()) or "{}"
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):  # a tuple is a list in JSON
         return "[" + ",".join(map(value_text, value)) + "]"
     raise TypeError(f"no golden text for {value!r}")
 
