@@ -13,8 +13,10 @@ SIGTERM or Ctrl+C stops them all: the web processes finish the requests under wa
 is killed, and nothing started here outlives the stack.
 
 The `Stack` class is the same thing as a library, for the load benchmark and the fault suite: start, stop, kill
-or restart one process by name, and read each one's pid and memory. It never imports Django (its metrics
-module only to empty the metrics directory and drop a killed child's live gauges).
+or restart one process by name, and read each one's pid and memory. It is also the embedded server's supervisor
+(`Stack.embedded`, which `make run`'s `manage.py runall` runs): one web process, one worker of the default and
+strong queues and one of the analysis queue (solo pools), and beat, all in runall's process group. It never
+imports Django (its metrics module only to empty the metrics directory and drop a killed child's live gauges).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from ttr_server import children, local_secrets, metrics
 
@@ -111,6 +114,7 @@ class Stack:
     beat: bool = True
     restart: bool = True
     log_dir: Path | None = None
+    own_groups: bool = True  # each child leads a process group of its own (a signal to one reaches its pool too)
     children: dict[str, Child] = field(default_factory=dict)
     stopping: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -129,8 +133,38 @@ class Stack:
         if self.beat:
             self._add("beat", command("beat"))
 
+    @classmethod
+    def embedded(cls, env: dict[str, str], *, host: str, port: int, queues: list[str], analysis_queue: str,
+                 worker: bool = True) -> Stack:
+        """`make run`'s layout: the web process on `host:port`; unless `worker` is False, a worker of `queues`
+        and one of `analysis_queue` (niced: judging a game yields the cores to moves and bots), solo pools, and beat.
+        The children stay in the caller's process group, so a terminal's Ctrl+C reaches them all at once."""
+        stack = cls(env, web=0, workers=0, strong_workers=0, analysis_workers=0, beat=False, own_groups=False)
+        stack._add("web", command("web", port=port, host=host), f"http://{_local(host)}:{port}")
+        if worker:
+            stack._add("worker", [*_celery(), "worker", "--pool=solo", "--loglevel=INFO", "-Q", ",".join(queues),
+                                  "-n", "embedded@%h", *WORKER_QUIET])
+            stack._add("worker-analysis", ["nice", "-n", str(ANALYSIS_NICE), *_celery(), "worker", "--pool=solo",
+                                           "--loglevel=INFO", "-Q", analysis_queue, "-n", "analysis@%h", *WORKER_QUIET])
+            stack._add("beat", command("beat"))
+        return stack
+
     def _add(self, name: str, argv: list[str], url: str | None = None) -> None:
         self.children[name] = Child(name, argv, url)
+
+    def _send(self, child: Child, signum: int) -> None:
+        assert child.process is not None
+        if self.own_groups:
+            os.killpg(child.process.pid, signum)
+        else:
+            child.process.send_signal(signum)
+
+    def _alive(self, child: Child) -> bool:
+        """Whether anything of the child still runs (its whole group when it leads one)."""
+        assert child.process is not None
+        if self.own_groups:
+            return bool(_group(child.process.pid))
+        return child.process.poll() is None
 
     @property
     def metrics_directory(self) -> Path | None:
@@ -163,16 +197,13 @@ class Stack:
 
     def _spawn(self, child: Child) -> None:
         env = {**self.env, "TTR_PROCESS": child.name, "PYTHONUNBUFFERED": "1"}
+        options: dict[str, Any] = {"cwd": ROOT, "env": env, "start_new_session": self.own_groups,
+                                   "preexec_fn": children.die_with_parent(os.getpid())}
         if self.log_dir is not None:
             with open(self.log_dir / f"{child.name}.log", "ab") as out:
-                child.process = subprocess.Popen(
-                    child.argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                    preexec_fn=children.die_with_parent(os.getpid()),
-                )
+                child.process = subprocess.Popen(child.argv, stdout=out, stderr=subprocess.STDOUT, **options)
         else:
-            child.process = subprocess.Popen(
-                child.argv, cwd=ROOT, env=env, start_new_session=True, preexec_fn=children.die_with_parent(os.getpid())
-            )
+            child.process = subprocess.Popen(child.argv, **options)
         child.starts += 1
         child.expected_down = False
 
@@ -209,7 +240,7 @@ class Stack:
             if restart is False:
                 child.expected_down = True
             if child.process is not None and child.running():
-                os.killpg(child.process.pid, signum)
+                self._send(child, signum)
 
     def kill(self, name: str) -> None:
         self.signal(name, signal.SIGKILL)
@@ -237,20 +268,32 @@ class Stack:
         with self._lock:
             for child in self.children.values():
                 if child.running() and child.process:
-                    os.killpg(child.process.pid, signal.SIGTERM)
+                    self._send(child, signal.SIGTERM)
             deadline = time.monotonic() + STOP_SECONDS
             killed = []
             for child in self.children.values():
                 if child.process is None:
                     continue
-                while _group(child.process.pid) and time.monotonic() < deadline:
+                while self._alive(child) and time.monotonic() < deadline:
                     child.process.poll()
                     time.sleep(0.05)
-                if _group(child.process.pid):
+                if self._alive(child):
                     killed.append(child.name)
-                    os.killpg(child.process.pid, signal.SIGKILL)
+                    self._send(child, signal.SIGKILL)
                 child.process.wait()
             return killed
+
+
+ANALYSIS_NICE = 10  # the embedded analysis worker shares the machine's cores with moves and bots: it yields to them
+
+
+def _celery() -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", "ttr_server", "-q"]  # -q: no banner, log lines only
+
+
+def _local(host: str) -> str:
+    """The address this machine reaches a server bound to `host` at."""
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "localhost") else host
 
 
 def _answers(url: str) -> bool:
@@ -317,11 +360,38 @@ def stack_env(*, var_dir: Path | None = None, base: dict[str, str] | None = None
 
 
 class _Stop(Exception):
-    pass
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
-    raise _Stop()
+    raise _Stop(signum)
+
+
+def supervise(stack: Stack, *, name: str, migrate: bool = False) -> int:
+    """Run `stack` until SIGTERM or SIGINT (Ctrl+C), then stop every child; the signal that stopped it. What each
+    supervisor says goes to stderr under its `name`."""
+    signal.signal(signal.SIGTERM, _raise_stop)
+    signal.signal(signal.SIGINT, _raise_stop)  # even where it was inherited ignored (a background job's)
+    stopped_by = signal.SIGTERM
+    try:
+        if migrate:
+            stack.migrate()
+        stack.start()
+        print(f"{name}: serving on {', '.join(stack.urls)} ({', '.join(stack.children)})", file=sys.stderr, flush=True)
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        stopped_by = signal.SIGINT
+    except _Stop as stop:
+        stopped_by = signal.Signals(stop.signum)
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl+C must not leave a child behind
+            signal.signal(signum, signal.SIG_IGN)
+        killed = stack.stop()
+        print(f"{name}: stopped{' (killed: ' + ', '.join(killed) + ')' if killed else ''}", file=sys.stderr, flush=True)
+    return stopped_by
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -343,21 +413,7 @@ def main(argv: list[str] | None = None) -> None:
         env, web=args.web, base_port=args.base_port, workers=args.workers, strong_workers=args.strong_workers,
         concurrency=args.concurrency, beat=not args.no_beat, restart=not args.no_restart, log_dir=args.log_dir,
     )
-    signal.signal(signal.SIGTERM, _raise_stop)
-    signal.signal(signal.SIGINT, _raise_stop)  # even where it was inherited ignored (a background job's)
-    try:
-        stack.migrate()
-        stack.start()
-        print(f"stack: serving on {', '.join(stack.urls)} ({', '.join(stack.children)})", file=sys.stderr, flush=True)
-        while True:
-            time.sleep(3600)
-    except (KeyboardInterrupt, _Stop):
-        pass
-    finally:
-        for signum in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl+C must not leave a child behind
-            signal.signal(signum, signal.SIG_IGN)
-        killed = stack.stop()
-        print(f"stack: stopped{' (killed: ' + ', '.join(killed) + ')' if killed else ''}", file=sys.stderr, flush=True)
+    supervise(stack, name="stack", migrate=True)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 `move_from_dict` is where a client's JSON becomes an engine move, so it must give back exactly the move that
 `move_to_dict` wrote, and refuse anything malformed with `InvalidMove` naming the field (API code `invalid`)
-before the engine sees it. Events are round-tripped in test_properties.py and test_golden.py.
+before the engine sees it. Events are round-tripped in test_properties.py.
 """
 
 from __future__ import annotations
