@@ -89,9 +89,14 @@ def new_signing_key(valid_from: str) -> dict[str, str]:
             "valid_from": valid_from}
 
 
+def public_key_of(entry: dict[str, str]) -> str:
+    """An entry's public half (base64), read or computed from its private half."""
+    return entry.get("public_key") or _public_text(_private(entry["private_key"]))
+
+
 def retired(entry: dict[str, str], valid_to: str) -> dict[str, str]:
     """The entry with its private half dropped: it checks the signatures of its time and signs nothing more."""
-    public = entry.get("public_key") or _public_text(_private(entry["private_key"]))
+    public = public_key_of(entry)
     kept = {"id": entry["id"], "public_key": public, "valid_from": entry["valid_from"]}
     return {**kept, "valid_to": entry.get("valid_to") or valid_to}
 

@@ -121,3 +121,24 @@ def test_export_usage_errors() -> None:
     for game_id in (str(uuid.uuid4()), "not-a-uuid"):
         error, _ = failing("export_game", game_id)
         assert "no game" in str(error)
+
+
+def test_signing_keys_entry_prints_a_new_key_for_the_setting_and_its_public_half_apart() -> None:
+    """`signing_keys --entry` is the one way to make a TTR_SIGNING_KEYS entry (docs/CHECKPOINTS.md): a key that
+    signs, and on stderr the public half that checks it."""
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+    out, err = StringIO(), StringIO()
+    call_command("signing_keys", "--entry", stdout=out, stderr=err)
+    entry = json.loads(out.getvalue())
+    assert set(entry) == {"id", "private_key", "valid_from"}
+    public_text = err.getvalue().split()[2].rstrip(":")
+    private = Ed25519PrivateKey.from_private_bytes(base64.b64decode(entry["private_key"]))
+    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_text))
+    public.verify(private.sign(b"checkpoint"), b"checkpoint")  # raises when the halves do not match
+    again = StringIO()
+    call_command("signing_keys", "--entry", stdout=again, stderr=StringIO())
+    assert json.loads(again.getvalue())["id"] != entry["id"]
+    assert "signing_key" not in get_commands()  # one command for the keys

@@ -1,12 +1,13 @@
-"""`manage.py signing_keys [--generate | --rotate]`: the keys that sign finished games' checkpoints, kept in the file
-settings.TTR_SIGNING_KEYS_FILE (games/trust/signing.py, docs/CHECKPOINTS.md).
+"""`manage.py signing_keys [--generate | --rotate | --entry]`: the keys that sign finished games' checkpoints, kept in
+the file settings.TTR_SIGNING_KEYS_FILE (games/trust/signing.py, docs/CHECKPOINTS.md).
 
 Without an option it lists them (public halves only). `--generate` writes the file once, with a new random key, and
 is the upgrade step of a site that signed with the key older versions derived from its own SECRET_KEY: when
 checkpoints name that key, its public half is kept, retired, so they stay checkable (never when that SECRET_KEY is
 a public one). `--rotate` retires every key (public half kept, valid until now) and adds a new one that signs from
 now on; running processes read the file again when it changes. With TTR_SIGNING_KEYS set the file is not used and
-both options refuse (`manage.py signing_key` prints an entry for it)."""
+both options refuse: `--entry` prints a new key as one entry for that list (JSON), its public half on stderr; to
+rotate there, keep the old entry with its `public_key` only and a `valid_to`, and add the new one."""
 
 from __future__ import annotations
 
@@ -29,8 +30,14 @@ class Command(BaseCommand):
         action = parser.add_mutually_exclusive_group()
         action.add_argument("--generate", action="store_true", help="write the key file unless it exists")
         action.add_argument("--rotate", action="store_true", help="retire every key and add a new one")
+        action.add_argument("--entry", action="store_true", help="print a new key as a TTR_SIGNING_KEYS entry")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["entry"]:
+            entry = local_secrets.new_signing_key(local_secrets.now_text())
+            self.stdout.write(json.dumps(entry))
+            self.stderr.write(f"public key {local_secrets.public_key_of(entry)}: keep the private one secret")
+            return
         path = Path(settings.TTR_SIGNING_KEYS_FILE)
         if (options["generate"] or options["rotate"]) and settings.TTR_SIGNING_KEYS:
             raise CommandError("TTR_SIGNING_KEYS is set: the keys come from it, not from the file (docs/CHECKPOINTS.md)")
