@@ -11,7 +11,9 @@ stored, and `load_board` rebuilds it.
 (tests/server/test_snapshots.py). Format history:
 
 - 0 (or NULL): the old rows, `pickle.dumps(state)`. Never read.
-- 1: this module.
+- 1: this module's JSON of plain data. Ignored since 2.
+- 2: the state counts its shuffles (`shuffles`, games/engine/fairness.py), so a replay from a snapshot draws the
+  same orders as one from the start.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from games.engine.codec import _decoder, _encode
 from games.engine.scoring import SeatScore
 from games.engine.state import PendingTunnel, PlayerState, State
 
-SNAPSHOT_FORMAT = 2  # 2: the state counts its shuffles (games/engine/fairness.py)
+SNAPSHOT_FORMAT = 2  # the history is in the docstring above
 
 # The fields this format knows, checked by the tests: a new field in the engine's state needs a new format.
 STATE_FIELDS = (

@@ -19,7 +19,7 @@ from games.engine import moves as mv
 from games.engine.board import load_board
 from games.engine.cards import CARD_KINDS, total
 from games.engine.evolve import evolve_in_place
-from games.engine.scoring import FinalScore, SeatScore, final_score
+from games.engine.scoring import FinalScore, final_score
 from games.engine.setup import begin
 from games.engine.state import State
 
@@ -193,10 +193,6 @@ def scored(
         assert route in board.routes, route
     held = [list((tickets or {}).get(seat, ())) for seat in range(players)]
     return final_score(board, players, dict(routes), dict(stations or {}), held)
-
-
-def seat_score(result: FinalScore, seat: int) -> SeatScore:
-    return result.scores[seat]
 
 
 def route_points(map_name: str, *route_ids: str) -> int:
