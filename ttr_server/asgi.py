@@ -8,7 +8,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ttr_server.settings")
 
-from ttr_server.http import get_asgi_application  # one thread hop per HTTP request
+from ttr_server.http import get_asgi_application  # the size limits around Django's handler
 
 django_asgi = get_asgi_application()
 
@@ -21,6 +21,9 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 sockets = closing_when_unavailable(auth_stack(URLRouter(websocket_urlpatterns)))  # 1013 while a dependency is down
 application = ProtocolTypeRouter({"http": django_asgi, "websocket": sockets})
 
-from ttr_server import heap  # noqa: E402
+from ttr_server import overrides  # noqa: E402
 
-heap.settle()  # the start-up heap frozen, the young generation collected less often (see the module)
+if overrides.enabled("gc_freeze"):
+    from ttr_server.overrides import gc_freeze
+
+    gc_freeze.settle()  # the start-up heap frozen, the young generation collected less often (see the module)

@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from ttr_server import json_logs, local_secrets
+from ttr_server import json_logs, local_secrets, overrides
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TTR_VAR_DIR", BASE_DIR / "var"))
@@ -29,6 +29,9 @@ def _flag(name: str, default: bool) -> bool:
 
 
 DEBUG = _flag("DEBUG", default=False)
+# Which framework overrides are on (ttr_server/overrides/: what each replaces, what it earns, the test that pins it):
+# `all` (the default), `none`, a comma list of names, or a comma list of `-name` (all but those).
+TTR_OVERRIDES = overrides.parse(os.environ.get("TTR_OVERRIDES", "all"))
 # Production: DEBUG=0 said outright, or a database server (DATABASE_URL) without DEBUG=1. There every secret is the
 # site's own: SECRET_KEY from the environment or from TTR_SECRETS_DIR/secret-key (`python -m ttr_server.local_secrets`
 # makes it: the stack and the image's entry point do), else the process refuses to start. Otherwise (`make run`,
@@ -121,7 +124,8 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", de
     # reconnect, not a failed request. Django's CONN_HEALTH_CHECKS would send a round trip every time.
     # `timeout`: how long a request waits for a connection before it answers 503 `unavailable`.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["ENGINE"] = "ttr_server.postgresql"
+    if "pool_check" in TTR_OVERRIDES:
+        DATABASES["default"]["ENGINE"] = "ttr_server.postgresql"
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # the pool checks (ttr_server/postgresql sets which check)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
@@ -240,7 +244,8 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # Celery: Redis when REDIS_URL is set, otherwise a broker that needs no server.
 # ttrfs: kombu's filesystem transport with atomic writes (ttr_server/broker.py).
 # "localhost": the filesystem transport has no host, but kombu warns on every connection without one
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "ttrfs://localhost//")
+_FILESYSTEM_BROKER = "ttrfs" if "atomic_broker" in TTR_OVERRIDES else "filesystem"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or f"{_FILESYSTEM_BROKER}://localhost//")
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {}
     if REDIS_URL or "CELERY_BROKER_URL" in os.environ

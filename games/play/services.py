@@ -28,7 +28,7 @@ from games.store.service_error import ServiceError
 from games.store.viewers import seat_of
 from games.trust import chance, signing
 from games.trust.models import Checkpoint
-from ttr_server import json_logs, metrics
+from ttr_server import json_logs, metrics, overrides
 
 
 @dataclass(frozen=True)
@@ -249,7 +249,7 @@ def play_seat(
     events = (*before, *events)
     # Most moves write their rows and nothing else: then the append alone, one statement, is the transaction
     # (event_log.appends_alone); a snapshot, the end of the game or a daily game's notifications share one with it.
-    alone = event_log.appends_alone() and not (
+    alone = overrides.enabled("append_alone") and event_log.appends_alone() and not (
         states.snapshot_due(expected_seq, expected_seq + len(events)) or new_state.finished or game.speed == "daily"
     )
     with nullcontext() if alone else transaction.atomic():

@@ -24,7 +24,6 @@ import json
 import logging
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import close_old_connections
@@ -43,12 +42,13 @@ from games.store.service_error import ServiceError
 from games.table import chat, presence
 from ttr_server import dbpool, json_logs, metrics, unavailable
 
+from ttr_server.overrides.socket_dispatch import QuickDispatch
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
 CLOSE_TRY_AGAIN = 1013  # RFC 6455: the database is briefly unavailable
 
 
-class GameConsumer(LimitedSocket):
+class GameConsumer(QuickDispatch, LimitedSocket):  # QuickDispatch: ttr_server/overrides/socket_dispatch.py
     game_id: str
     user: AbstractBaseUser | AnonymousUser
     seat: int | None = None
@@ -104,18 +104,6 @@ class GameConsumer(LimitedSocket):
             await announce(self.game_id, await presence.arrive(self.game_id, self.seat, self.channel_name))
         state: dict[str, Any] = await run_sync(self._state)
         return state
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Hand `message` to its handler, without channels' `aclose_old_connections()` first.
-
-        Channels runs that in the one thread that Django's sync views share (thread_sensitive), before every
-        message to every consumer: with hundreds of sockets each notice queued behind the HTTP requests and
-        the other sockets' hops. This consumer never touches the database from that thread (its reads run in
-        pool threads that close their connections themselves, `run_sync`), so there is nothing to close."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
 
     def _state(self) -> dict[str, Any]:
         return unavailable.once_more_if_cut(lambda: selectors.game_state(selectors.game_row(self.game_id), user=self.user))

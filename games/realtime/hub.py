@@ -11,18 +11,16 @@ also renews the presence entries of this process's sockets (games/table/presence
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import copy
-import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, Protocol, TypeVar
 
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import close_old_connections
 
 from games.clocks import turn_clocks
 from games.play import selectors
@@ -30,7 +28,8 @@ from games.store import event_log, notify, states
 from games.store.models import Event, Game
 from games.store.notify import group_name
 from games.table import presence
-from ttr_server import metrics, unavailable
+from ttr_server import metrics, overrides, unavailable
+from ttr_server.overrides import socket_threads
 
 logger = logging.getLogger(__name__)
 
@@ -52,21 +51,12 @@ _R = TypeVar("_R")
 
 
 def run_sync(function: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> Awaitable[_R]:
-    """Run sync (database) code in a thread of the loop's pool (sockets do not queue behind one another), in a
-    copy of the caller's context (its log fields), with Django's connections closed before and after as
-    Channels' `database_sync_to_async` does (a pooled one goes back to the pool). Not through asgiref's
-    SyncToAsync: setting every context variable back after each call was 6 % of a socket move's CPU, and
-    nothing run here sets one the socket needs."""
-    call = functools.partial(_closing_connections, function, *args, **kwargs)
-    return asyncio.get_running_loop().run_in_executor(None, contextvars.copy_context().run, call)
-
-
-def _closing_connections(function: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
-    close_old_connections()
-    try:
-        return function(*args, **kwargs)
-    finally:
-        close_old_connections()
+    """Run sync (database) code in a thread of the loop's pool, not in Django's one thread-sensitive thread (sockets
+    do not queue behind one another), with Django's connections closed before and after (a pooled one goes back to
+    the pool): Channels' `database_sync_to_async`, or the override `socket_threads` (ttr_server/overrides/)."""
+    if overrides.enabled("socket_threads"):
+        return socket_threads.run(function, *args, **kwargs)
+    return database_sync_to_async(function, thread_sensitive=False)(*args, **kwargs)
 
 
 @dataclass

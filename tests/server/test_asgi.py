@@ -14,8 +14,9 @@ from asgiref.testing import ApplicationCommunicator
 from django.core import signals
 
 from tests.server.helpers import PASSWORD
-from ttr_server import heap, limits
+from ttr_server import limits
 from ttr_server.asgi import application
+from ttr_server.overrides import gc_freeze as heap
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the handler's thread has its own connection
 

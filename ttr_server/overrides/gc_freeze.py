@@ -1,4 +1,4 @@
-"""The web process's garbage collector, set for a server: what was loaded at start-up is frozen (never scanned
+"""The web process's garbage collector (`gc_freeze`), set for a server: what was loaded at start-up is frozen (never scanned
 again), and the young generation is collected every 20,000 allocations instead of 700 (the older ones every 20
 and 100 of those, instead of 10 and 10).
 
