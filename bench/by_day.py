@@ -34,7 +34,8 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
-from tests import traffic  # noqa: E402
+from bench.traffic.client import register_users  # noqa: E402
+from bench.traffic.recorder import Recorder  # noqa: E402
 from tests.faults.harness import Harness, harness  # noqa: E402
 
 
@@ -45,7 +46,7 @@ def _pct(values: list[float], q: float) -> float:
 
 def told(h: Harness, tables: int, size: int) -> dict[str, Any]:
     url = h.urls[0]
-    users = traffic.register_users([url], tables * size, traffic.Recorder(), prefix="queue")
+    users = register_users([url], tables * size, Recorder(), prefix="queue")
     ws = url.replace("http://", "ws://")
     latencies: list[float] = []
     with httpx.Client(base_url=url, timeout=30) as http:
@@ -109,7 +110,7 @@ def bulk(h: Harness, count: int) -> dict[str, Any]:
     cpu = time.process_time()
     waiting = [matchmaker._waiting(row) for row in QueueEntry.objects.filter(status="waiting")]  # as a run reads
     read = time.perf_counter()
-    tables = matching.form_tables(waiting, now.timestamp())
+    tables = pairing.form_tables(waiting, now.timestamp())
     formed = time.perf_counter()
     form_cpu = time.process_time() - cpu
     games_started = time.perf_counter()

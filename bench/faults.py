@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests import traffic  # noqa: E402
+from bench.traffic.figures import summary  # noqa: E402
 from tests.faults import scenario  # noqa: E402
 from tests.faults.harness import harness  # noqa: E402
 
@@ -46,7 +46,7 @@ def main() -> None:
             scoring_wait=args.scoring_wait,
             think=(0.0, 0.5), socket_share=0.5, strong_share=0.15, users=40, stall_seconds=600, score_seconds=600,
         )
-        figures = traffic.summary(report.recorder)
+        figures = summary(report.recorder)
     finished = sum(1 for record in report.records if record.finished)
     print(json.dumps({
         "games": args.games, "finished": finished, "seconds": round(report.seconds, 1), "injected": report.injected,

@@ -2,7 +2,7 @@
 
 Starts what docker-compose runs (ttr_server/stack.py, through tests/faults/harness.py: a Redis server of its own,
 a scratch PostgreSQL database, `--web` uvicorn processes, a worker per queue, beat) and plays ranked games of 2-5
-seats on it with tests/traffic.py: people (registered users, scripted) over HTTP and over sockets, and greedy and
+seats on it with bench/traffic/: people (registered users, scripted) over HTTP and over sockets, and greedy and
 strong bots through the real workers. Phases, one after the other:
 
 - `steady`: `--games` games at once, each person thinking uniform(`--think`) seconds before a move;
@@ -14,7 +14,7 @@ Figures per phase: games finished per minute, moves per second, move latency p50
 saw over HTTP and over the socket; the server's own time to decide and append, from /metrics, for every path
 including the bots'), a bot's answer p50/p99 by level (from the log: the time from the event before a bot's move
 to its move), the stack's CPU per move (every process's user + system time over the phase, divided by the moves
-appended), each process's memory, and the errors: 5xx answers, and everything tests/traffic.py's `check_games`
+appended), each process's memory, and the errors: 5xx answers, and everything bench/traffic/'s `check_games`
 finds (games that did not finish or verify, seqs, scores, acknowledged moves, leaks). The client runs in this
 process on the same 2 cores: its CPU is reported beside the stack's.
 """
@@ -37,7 +37,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests import traffic  # noqa: E402
+from bench.traffic.checks import check_games  # noqa: E402
+from bench.traffic.figures import summary  # noqa: E402
+from bench.traffic.play import play_games  # noqa: E402
+from bench.traffic.recorder import Recorder  # noqa: E402
+from bench.traffic.records import GameRecord  # noqa: E402
 from tests.faults.harness import Harness, harness  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -101,7 +105,7 @@ def server_latency(before: dict[str, dict[float, float]], after: dict[str, dict[
     return answer
 
 
-def bot_answers(url: str, records: list[traffic.GameRecord]) -> dict[str, dict[str, Any]]:
+def bot_answers(url: str, records: list[GameRecord]) -> dict[str, dict[str, Any]]:
     """Per level: the time from the event before a bot's move to the move's first event (the log's own times)."""
     import httpx
 
@@ -129,10 +133,10 @@ def _pct(values: list[float], q: float) -> float:
 
 def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: argparse.Namespace,
           seed: int) -> dict[str, Any]:
-    recorder = traffic.Recorder(keep_bodies=not args.no_check)
+    recorder = Recorder(keep_bodies=not args.no_check)
     cpu0, client0, moves0, started = cpu_seconds(h), client_cpu(), moves_appended(h), time.monotonic()
     histogram0 = move_histogram(h)
-    records = traffic.play_games(
+    records = play_games(
         h.urls, games, seed=seed, think=think, recorder=recorder, socket_share=0.5, human_share=args.human_share,
         bot_levels=("greedy", "strong"), strong_share=args.strong_share, users=args.users, threads=args.threads,
         stall_seconds=600, score_seconds=600,
@@ -142,8 +146,8 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
     appended = sum(moves1.values()) - sum(moves0.values())
     stack_cpu = sum(cpu1.get(k, 0) - cpu0.get(k, 0) for k in cpu1)
     finished = sum(1 for r in records if r.finished)
-    figures = traffic.summary(recorder)
-    problems = [] if args.no_check else traffic.check_games(h.urls[0], records, recorder)
+    figures = summary(recorder)
+    problems = [] if args.no_check else check_games(h.urls[0], records, recorder)
     return {
         "phase": name, "games": games, "think_s": list(think), "seconds": round(seconds, 1),
         "finished": finished, "games_per_minute": round(finished / (seconds / 60), 2),
@@ -182,15 +186,15 @@ def soak(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
     waves, finished, unfinished, fivexx = 0, 0, 0, 0
     moves0, started = moves_appended(h), time.monotonic()
     while time.monotonic() < end:
-        recorder = traffic.Recorder(keep_bodies=False)
-        records = traffic.play_games(
+        recorder = Recorder(keep_bodies=False)
+        records = play_games(
             h.urls, args.soak_games, seed=1000 + waves, think=tuple(args.think), recorder=recorder,
             human_share=args.human_share, strong_share=args.strong_share, users=args.users, stall_seconds=600,
             score_seconds=600,
         )
         waves += 1
         finished += sum(1 for r in records if r.finished)
-        fivexx += traffic.summary(recorder)["5xx"]
+        fivexx += summary(recorder)["5xx"]
         unfinished += sum(1 for r in records if not r.finished)
     stop.set()
     thread.join()

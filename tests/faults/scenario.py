@@ -1,7 +1,7 @@
 """Games played on the production layout while it is broken, one fault after another, then every promise checked.
 
 `run(harness, ...)` plays games with scripted people (HTTP and socket) and bots through the real workers
-(tests/traffic.py) and, meanwhile, injects each fault of `faults` in turn, `gap` seconds apart:
+(bench/traffic/) and, meanwhile, injects each fault of `faults` in turn, `gap` seconds apart:
 
 - `strong_worker_killed`: the strong bot's worker SIGKILLed (its search is lost with it).
 - `worker_killed_while_scoring`: the default queue's worker stopped (SIGSTOP) until a game has ended and waits for
@@ -31,7 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests import traffic
+from bench.traffic.checks import check_games
+from bench.traffic.play import play_games
+from bench.traffic.recorder import Recorder
+from bench.traffic.records import GameRecord
 from tests.faults.harness import Harness
 
 FAULTS = (  # the worker stopped while a score waits comes last: by then games are ending
@@ -42,8 +45,8 @@ FAULTS = (  # the worker stopped while a score waits comes last: by then games a
 
 @dataclass
 class Report:
-    records: list[traffic.GameRecord]
-    recorder: traffic.Recorder
+    records: list[GameRecord]
+    recorder: Recorder
     injected: list[dict[str, Any]]
     seconds: float
     problems: list[str] = field(default_factory=list)
@@ -121,12 +124,12 @@ def run(
 ) -> Report:
     """`scoring_wait`: how long the stopped worker waits for a game to end (longer games need longer);
     `tolerate`: statuses that are not problems (503 when the database is kept away longer than the pool waits)."""
-    recorder = traffic.Recorder()
+    recorder = Recorder()
     outcome: dict[str, Any] = {}
 
     def players() -> None:
         try:
-            outcome["records"] = traffic.play_games(h.urls, games, seed=seed, recorder=recorder, **play)
+            outcome["records"] = play_games(h.urls, games, seed=seed, recorder=recorder, **play)
         except BaseException as error:  # reported below, not lost in the thread
             outcome["error"] = error
 
@@ -154,7 +157,7 @@ def run(
 
 def problems(h: Harness, report: Report, tolerate: Sequence[int] = ()) -> list[str]:
     h.stack.wait_ready()
-    found = traffic.check_games(h.urls[0], report.records, report.recorder, tolerate_statuses=tolerate)
+    found = check_games(h.urls[0], report.records, report.recorder, tolerate_statuses=tolerate)
     found += [f"a 500 in the logs: {line}" for line in h.server_errors()]
     ratings = h.manage("recompute_ratings", "--check")
     if ratings.returncode != 0:

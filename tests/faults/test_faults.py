@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from bench.traffic.figures import summary as traffic_summary
 from tests.faults import scenario
 from tests.faults.harness import Harness
 
@@ -19,7 +20,7 @@ def test_every_game_survives_every_fault(stack: Harness) -> None:
         stack, games=6, seed=7, players=(2, 3), think=(0.0, 0.05), socket_share=0.5, strong_share=0.34,
         bot_levels=("greedy", "strong"), users=8, gap=3.0, stall_seconds=120, score_seconds=120,
     )
-    summary = scenario.traffic.summary(report.recorder)
+    summary = traffic_summary(report.recorder)
     print(json.dumps({"injected": report.injected, "summary": summary}, indent=1))
     assert not report.problems, "\n".join(report.problems[:40])
     assert all(record.finished for record in report.records)

@@ -12,13 +12,12 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import states
+from bench.traffic.hidden import walk
 from games.engine import load_board
 from games.engine.cards import total
 from games.store import states
 from games.store.models import Event, Game
 from tests.server.helpers import Table, body, choose, register, seated_game, url
-from tests.traffic import walk
 
 pytestmark = pytest.mark.django_db
 
