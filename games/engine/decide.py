@@ -7,9 +7,8 @@ the new state without replaying the events (the simulator, bots searching ahead,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import assert_never
 
 from . import events as ev
 from . import moves as mv
@@ -25,7 +24,7 @@ from .payment import (
 )
 from .rules import can_act, can_draw_card, can_draw_second_card, check_route_open, setup_rule
 from .scoring import final_score
-from .state import FINISHED, KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, TURN, State
+from .state import FINISHED, SECOND_CARD, SETUP_TICKETS, TURN, Phase, State
 from .table import Table
 
 TICKETS_PER_DRAW = 3
@@ -44,30 +43,55 @@ def step(
     simulations, bot rollouts) that state is `state` itself, changed, rather than a copy; an illegal move
     still raises before anything changes."""
     _check_phase(state, seat, move)
-    check, play = _HANDLERS[type(move)]
-    check(state, seat, move)
+    _check(state, seat, move)
     table = Table(state if in_place else state.copy(), rng)
-    play(table, seat, move)
+    _play(table, seat, move)
     return table.state, tuple(table.events)
 
 
-# Whose decision it is, and which kinds of move the phase allows.
+def _check(s: State, seat: int, move: mv.Move) -> None:
+    """Raise `IllegalMove` when the rules forbid `move` in a phase that allows its kind."""
+    match move:
+        case mv.DrawCard():
+            _check_draw_card(s, seat, move)
+        case mv.ClaimRoute():
+            _check_claim(s, seat, move)
+        case mv.PayTunnel():
+            _check_pay_tunnel(s, seat, move)
+        case mv.DeclineTunnel():
+            pass  # a tunnel may always be declined (E-TUN-3)
+        case mv.DrawTickets():
+            _check_draw_tickets(s)
+        case mv.KeepTickets():
+            _check_keep_tickets(s, seat, move)
+        case mv.BuildStation():
+            _check_station(s, seat, move)
+        case _:
+            assert_never(move)
 
-_PHASE_MOVES: dict[str, tuple[type[Any], ...]] = {
-    SETUP_TICKETS: (mv.KeepTickets,),
-    TURN: (mv.DrawCard, mv.ClaimRoute, mv.DrawTickets, mv.BuildStation),
-    SECOND_CARD: (mv.DrawCard,),
-    TUNNEL_PAYMENT: (mv.PayTunnel, mv.DeclineTunnel),
-    KEEP_TICKETS: (mv.KeepTickets,),
-    FINISHED: (),
-}
-_PHASE_RULE = {
-    TURN: ("C-TRN-1", "on a turn a player draws cards, claims a route, draws tickets or builds a station"),
-    SECOND_CARD: ("C-DRW-1", "the turn's second train card must be drawn first"),
-    TUNNEL_PAYMENT: ("E-TUN-3", "the tunnel must be paid for or declined first"),
-    KEEP_TICKETS: ("C-TKT-1", "the drawn destination tickets must be kept or returned first"),
-    FINISHED: ("C-END-1", "the game is over"),
-}
+
+def _play(t: Table, seat: int, move: mv.Move) -> None:
+    """Emit the events of a legal `move` on the table."""
+    match move:
+        case mv.DrawCard():
+            _draw_card(t, seat, move)
+        case mv.ClaimRoute():
+            _claim(t, seat, move)
+        case mv.PayTunnel():
+            _pay_tunnel(t, seat, move)
+        case mv.DeclineTunnel():
+            _decline_tunnel(t, seat)
+        case mv.DrawTickets():
+            _draw_tickets(t, seat)
+        case mv.KeepTickets():
+            _keep_tickets(t, seat, move)
+        case mv.BuildStation():
+            _build_station(t, seat, move)
+        case _:
+            assert_never(move)
+
+
+# Whose decision it is, and which kinds of move the phase allows.
 
 
 def _check_phase(state: State, seat: int, move: mv.Move) -> None:
@@ -76,12 +100,45 @@ def _check_phase(state: State, seat: int, move: mv.Move) -> None:
     phase = state.phase
     if phase != FINISHED and (state.current != seat or phase == SETUP_TICKETS) and seat not in state.deciders():
         raise NotYourTurn()  # (the seat in turn is the only decider outside the setup: no tuple to build)
-    if isinstance(move, _PHASE_MOVES[phase]):
-        if isinstance(move, mv.BuildStation) and not state.board.has_stations:
-            raise IllegalMove("U-TRN-1", "there are no stations on this map")
-        return
-    rule, detail = setup_rule(state) if phase == SETUP_TICKETS else _PHASE_RULE[phase]
-    raise IllegalMove(rule, detail)
+    if not _phase_allows(phase, move):
+        raise IllegalMove(*_phase_rule(state))
+    if isinstance(move, mv.BuildStation) and not state.board.has_stations:
+        raise IllegalMove("U-TRN-1", "there are no stations on this map")
+
+
+def _phase_allows(phase: Phase, move: mv.Move) -> bool:
+    match phase:
+        case Phase.TURN:
+            return isinstance(move, (mv.DrawCard, mv.ClaimRoute, mv.DrawTickets, mv.BuildStation))
+        case Phase.SECOND_CARD:
+            return isinstance(move, mv.DrawCard)
+        case Phase.SETUP_TICKETS | Phase.KEEP_TICKETS:
+            return isinstance(move, mv.KeepTickets)
+        case Phase.TUNNEL_PAYMENT:
+            return isinstance(move, (mv.PayTunnel, mv.DeclineTunnel))
+        case Phase.FINISHED:
+            return False
+        case _:
+            assert_never(phase)
+
+
+def _phase_rule(s: State) -> tuple[str, str]:
+    """The rule a move the phase does not allow breaks, and how."""
+    match s.phase:
+        case Phase.TURN:
+            return "C-TRN-1", "on a turn a player draws cards, claims a route, draws tickets or builds a station"
+        case Phase.SECOND_CARD:
+            return "C-DRW-1", "the turn's second train card must be drawn first"
+        case Phase.SETUP_TICKETS:
+            return setup_rule(s)
+        case Phase.KEEP_TICKETS:
+            return "C-TKT-1", "the drawn destination tickets must be kept or returned first"
+        case Phase.TUNNEL_PAYMENT:
+            return "E-TUN-3", "the tunnel must be paid for or declined first"
+        case Phase.FINISHED:
+            return "C-END-1", "the game is over"
+        case _:
+            assert_never(s.phase)
 
 
 # Ending a turn: refill the market, count down the last round, pass for seats that cannot act.
@@ -231,11 +288,7 @@ def _pay_tunnel(t: Table, seat: int, move: mv.PayTunnel) -> None:
     _end_turn(t, seat)
 
 
-def _check_nothing(s: State, seat: int, move: mv.Move) -> None:
-    pass
-
-
-def _decline_tunnel(t: Table, seat: int, move: mv.DeclineTunnel) -> None:
+def _decline_tunnel(t: Table, seat: int) -> None:
     assert t.state.tunnel is not None
     t.emit(ev.TunnelDeclined(seat=seat, route=t.state.tunnel.route))
     _end_turn(t, seat)
@@ -244,12 +297,12 @@ def _decline_tunnel(t: Table, seat: int, move: mv.DeclineTunnel) -> None:
 # Destination tickets (C-TKT-1..2, E-SET-2, U-SET-1).
 
 
-def _check_draw_tickets(s: State, seat: int, move: mv.DrawTickets) -> None:
+def _check_draw_tickets(s: State) -> None:
     if not s.ticket_pile:
         raise IllegalMove("C-TKT-1", "the destination ticket pile is empty")
 
 
-def _draw_tickets(t: Table, seat: int, move: mv.DrawTickets) -> None:
+def _draw_tickets(t: Table, seat: int) -> None:
     top = tuple(t.state.ticket_pile[: -TICKETS_PER_DRAW - 1 : -1])
     t.emit(ev.TicketsDealt(seat=seat, count=len(top), tickets=top))
 
@@ -298,15 +351,5 @@ def _build_station(t: Table, seat: int, move: mv.BuildStation) -> None:
     t.emit(ev.StationBuilt(seat=seat, city=move.city, cards=payment(cards_of(move.cards))))
     _end_turn(t, seat)
 
-
-_HANDLERS: dict[type[Any], tuple[Callable[[State, int, Any], None], Callable[[Table, int, Any], None]]] = {
-    mv.DrawCard: (_check_draw_card, _draw_card),
-    mv.ClaimRoute: (_check_claim, _claim),
-    mv.PayTunnel: (_check_pay_tunnel, _pay_tunnel),
-    mv.DeclineTunnel: (_check_nothing, _decline_tunnel),
-    mv.DrawTickets: (_check_draw_tickets, _draw_tickets),
-    mv.KeepTickets: (_check_keep_tickets, _keep_tickets),
-    mv.BuildStation: (_check_station, _build_station),
-}
 
 __all__ = ["can_draw_card", "decide", "step"]

@@ -9,7 +9,7 @@ Every event type carries a schema version `v` for upcasting old logs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, get_args
 
 from .moves import Payment
 from .scoring import SeatScore
@@ -331,15 +331,8 @@ Event = (
     | TimeGranted
     | HintUsed
 )
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls
-    for cls in (
-        GameStarted, DeckShuffled, TicketsShuffled, CardsDealt, MarketRevealed, MarketDiscarded,
-        MarketWipeSkipped, TicketsDealt, TicketsKept, CardDrawn, RouteClaimed, TunnelRevealed,
-        TunnelDeclined, StationBuilt, TurnPassed, TurnEnded, LastRoundStarted, GameEnded, GameScored,
-        TurnTimedOut, SeatResigned, SeedsCommitted, SeedsRevealed, GameAborted,
-        SeatReplaced, TimeGranted, HintUsed,
-    )
-}
-# Older shapes of an event type, by (type, v): the codec reads them, `evolve` folds them, nothing writes them.
-LEGACY_EVENT_TYPES: dict[tuple[str, int], type[Event]] = {(GameEndedV1.type, GameEndedV1.v): GameEndedV1}
+# Older shapes of an event type: the codec reads them, `evolve` folds them, nothing writes them.
+LEGACY_SHAPES: tuple[type[Event], ...] = (GameEndedV1,)
+# Each event type by its name, and the old shapes by (name, v): both read off `Event`, the one list of event types.
+EVENT_TYPES: dict[str, type[Event]] = {cls.type: cls for cls in get_args(Event) if cls not in LEGACY_SHAPES}
+LEGACY_EVENT_TYPES: dict[tuple[str, int], type[Event]] = {(cls.type, cls.v): cls for cls in LEGACY_SHAPES}

@@ -6,8 +6,8 @@ random outcome is written in them (docs/RULES.md X-RNG-1). Applying a log that `
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
+from typing import assert_never
 
 from . import events as ev
 from .board import load_board
@@ -49,15 +49,59 @@ def replay(events: Iterable[ev.Event]) -> State:
     if not isinstance(first, ev.GameStarted):
         raise ValueError("a game's log starts with game_started")
     state = initial_state(first)
-    apply = APPLY
     for event in iterator:
-        apply[type(event)](state, event)
+        evolve_in_place(state, event)
     return state
 
 
-def evolve_in_place(state: State, event: ev.Event) -> None:
-    """Apply `event` to `state`, changing it (for owners of a state: replay, decide's scratch copy)."""
-    APPLY[type(event)](state, event)
+def evolve_in_place(s: State, e: ev.Event) -> None:
+    """Apply `e` to `s`, changing it (for owners of a state: replay, decide's scratch copy). Every event type
+    has its case (mypy checks that none is missing); the commonest come first."""
+    match e:
+        case ev.TurnEnded():
+            _turn_ended(s, e)
+        case ev.CardDrawn():
+            _card_drawn(s, e)
+        case ev.MarketRevealed():
+            _market_revealed(s, e)
+        case ev.RouteClaimed():
+            _route_claimed(s, e)
+        case ev.TunnelRevealed():
+            _tunnel_revealed(s, e)
+        case ev.TicketsDealt():
+            _tickets_dealt(s, e)
+        case ev.TicketsKept():
+            _tickets_kept(s, e)
+        case ev.TunnelDeclined():
+            pass  # the played cards never left the hand (E-TUN-3); the revealed ones wait for TurnEnded (E-TUN-4)
+        case ev.StationBuilt():
+            _station_built(s, e)
+        case ev.MarketDiscarded():
+            _market_discarded(s, e)
+        case ev.DeckShuffled():
+            _deck_shuffled(s, e)
+        case ev.CardsDealt():
+            _cards_dealt(s, e)
+        case ev.TicketsShuffled():
+            _tickets_shuffled(s, e)
+        case ev.LastRoundStarted():
+            s.turns_left = e.turns_left
+        case ev.TurnPassed() | ev.MarketWipeSkipped():
+            pass  # a record of what did not happen
+        case ev.GameEnded() | ev.GameEndedV1():
+            _game_ended(s, e)
+        case ev.GameScored():
+            _game_scored(s, e)
+        case ev.GameAborted():
+            _game_aborted(s)
+        case ev.TurnTimedOut() | ev.SeatResigned() | ev.SeatReplaced() | ev.TimeGranted():
+            pass  # who plays a seat and its clock are the server's (games/clocks): the seat's state is as it was
+        case ev.SeedsCommitted() | ev.SeedsRevealed() | ev.HintUsed():
+            pass  # records of the game, not parts of it
+        case ev.GameStarted():
+            raise ValueError("game_started can only begin a log")
+        case _:
+            assert_never(e)
 
 
 def _deck_shuffled(s: State, e: ev.DeckShuffled) -> None:
@@ -106,10 +150,6 @@ def _market_discarded(s: State, e: ev.MarketDiscarded) -> None:
     s.market = [None] * len(s.market)
 
 
-def _market_wipe_skipped(s: State, e: ev.MarketWipeSkipped) -> None:
-    pass
-
-
 def _tickets_dealt(s: State, e: ev.TicketsDealt) -> None:
     long_dealt = [s.long_pile.pop() for _ in range(e.long_count)]
     regular = [s.ticket_pile.pop() for _ in range(e.count - e.long_count)]
@@ -146,7 +186,8 @@ def _card_drawn(s: State, e: ev.CardDrawn) -> None:
         s.market[e.index] = None
     hand = s.players[e.seat].hand
     hand[card] = hand.get(card, 0) + 1
-    s.phase = SECOND_CARD if s.phase == TURN and not (e.source == "market" and card == "locomotive") else TURN
+    second = s.phase == TURN and not (e.source == "market" and card == "locomotive")  # C-DRW-2
+    s.phase = SECOND_CARD if second else TURN
 
 
 def _route_claimed(s: State, e: ev.RouteClaimed) -> None:
@@ -169,10 +210,6 @@ def _tunnel_revealed(s: State, e: ev.TunnelRevealed) -> None:
     s.phase = TUNNEL_PAYMENT
 
 
-def _tunnel_declined(s: State, e: ev.TunnelDeclined) -> None:
-    pass  # the played cards never left the hand (E-TUN-3); the revealed ones wait for the end of the turn (E-TUN-4)
-
-
 def _discard_tunnel_reveal(s: State) -> None:
     """E-TUN-4: the revealed cards go to the discard pile at the end of the turn, not with the claim or the
     decline, so that no reshuffle during that turn takes them into a new deck."""
@@ -192,20 +229,12 @@ def _station_built(s: State, e: ev.StationBuilt) -> None:
     s.station_owner[e.city] = e.seat
 
 
-def _turn_passed(s: State, e: ev.TurnPassed) -> None:
-    pass
-
-
 def _turn_ended(s: State, e: ev.TurnEnded) -> None:
     _discard_tunnel_reveal(s)
     if s.turns_left is not None:
         s.turns_left -= 1
     s.current = e.next_seat
     s.phase = TURN
-
-
-def _last_round_started(s: State, e: ev.LastRoundStarted) -> None:
-    s.turns_left = e.turns_left
 
 
 def _game_ended(s: State, e: ev.GameEnded | ev.GameEndedV1) -> None:
@@ -216,7 +245,7 @@ def _game_ended(s: State, e: ev.GameEnded | ev.GameEndedV1) -> None:
         _game_scored(s, e)
 
 
-def _game_aborted(s: State, e: ev.GameAborted) -> None:
+def _game_aborted(s: State) -> None:
     s.phase = FINISHED
     s.current = None
     s.offered.clear()
@@ -226,43 +255,3 @@ def _game_aborted(s: State, e: ev.GameAborted) -> None:
 def _game_scored(s: State, e: ev.GameScored | ev.GameEndedV1) -> None:
     s.scores = e.scores
     s.winner_seats = e.winner_seats
-
-
-def _no_change(s: State, e: Any) -> None:
-    """Facts about who plays a seat (time-outs, resignations): the board does not change."""
-
-
-def _game_started(s: State, e: ev.GameStarted) -> None:
-    raise ValueError("game_started can only begin a log")
-
-
-APPLY: dict[type[Any], Callable[[State, Any], None]] = {  # by event type: its effect on a state
-    ev.GameStarted: _game_started,
-    ev.DeckShuffled: _deck_shuffled,
-    ev.TicketsShuffled: _tickets_shuffled,
-    ev.CardsDealt: _cards_dealt,
-    ev.MarketRevealed: _market_revealed,
-    ev.MarketDiscarded: _market_discarded,
-    ev.MarketWipeSkipped: _market_wipe_skipped,
-    ev.TicketsDealt: _tickets_dealt,
-    ev.TicketsKept: _tickets_kept,
-    ev.CardDrawn: _card_drawn,
-    ev.RouteClaimed: _route_claimed,
-    ev.TunnelRevealed: _tunnel_revealed,
-    ev.TunnelDeclined: _tunnel_declined,
-    ev.StationBuilt: _station_built,
-    ev.TurnPassed: _turn_passed,
-    ev.TurnEnded: _turn_ended,
-    ev.LastRoundStarted: _last_round_started,
-    ev.GameEnded: _game_ended,
-    ev.GameEndedV1: _game_ended,
-    ev.GameScored: _game_scored,
-    ev.TurnTimedOut: _no_change,
-    ev.SeatResigned: _no_change,
-    ev.SeedsCommitted: _no_change,
-    ev.SeedsRevealed: _no_change,
-    ev.GameAborted: _game_aborted,
-    ev.SeatReplaced: _no_change,  # who occupies a seat is the server's; the seat's state is as it was
-    ev.TimeGranted: _no_change,  # clocks are the server's (games/clocks.py)
-    ev.HintUsed: _no_change,  # a record of the game, not a part of it
-}

@@ -10,13 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import combinations
+from typing import assert_never
 
 from . import moves as mv
 from .cards import LOCOMOTIVE
 from .moves import cards_of
 from .payment import Mixes, route_mixes, station_mixes, tunnel_mixes
 from .rules import can_draw_second_card, claimable_routes
-from .state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, TURN, State
+from .state import Phase, State
 
 Group = tuple[int, Callable[[int], mv.Move]]
 
@@ -47,17 +48,21 @@ def _groups(s: State, seat: int) -> list[Group]:
     if seat not in s.deciders():
         return []
     phase = s.phase
-    if phase == SETUP_TICKETS:
-        return [_keep_group(s.offered[seat], least=2)]
-    if phase == KEEP_TICKETS:
-        return [_keep_group(s.offered[seat], least=1)]
-    if phase == SECOND_CARD:
-        return _card_groups(s, second=True)
-    if phase == TUNNEL_PAYMENT:
-        return _tunnel_groups(s, seat)
-    if phase == TURN:
-        return _turn_groups(s, seat)
-    return []
+    match phase:
+        case Phase.TURN:
+            return _turn_groups(s, seat)
+        case Phase.SECOND_CARD:
+            return _card_groups(s, second=True)
+        case Phase.SETUP_TICKETS:
+            return [_keep_group(s.offered[seat], least=2)]
+        case Phase.KEEP_TICKETS:
+            return [_keep_group(s.offered[seat], least=1)]
+        case Phase.TUNNEL_PAYMENT:
+            return _tunnel_groups(s, seat)
+        case Phase.FINISHED:
+            return []
+        case _:
+            assert_never(phase)
 
 
 def _keep_group(offered: tuple[str, ...], least: int) -> Group:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, get_args
 
 from .cards import CARD_KINDS, Cards
 
@@ -68,7 +68,4 @@ class BuildStation:
 
 
 Move = KeepTickets | DrawCard | ClaimRoute | PayTunnel | DeclineTunnel | DrawTickets | BuildStation
-MOVE_TYPES: dict[str, type[Move]] = {
-    cls.type: cls
-    for cls in (KeepTickets, DrawCard, ClaimRoute, PayTunnel, DeclineTunnel, DrawTickets, BuildStation)
-}
+MOVE_TYPES: dict[str, type[Move]] = {cls.type: cls for cls in get_args(Move)}  # read off `Move`, the one list

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import events as ev
+from . import moves as mv
 from .decide import score_ended, step
 from .draws import Draws
 from .errors import IllegalMove
@@ -120,7 +121,7 @@ class _Walk:
         self.at += 1
         return None
 
-    def _move(self, state: State, seat: int, move: Any) -> None:
+    def _move(self, state: State, seat: int, move: mv.Move) -> None:
         try:
             made = step(state, seat, move, self._chance(state.shuffles), in_place=True)[1]
         except IllegalMove as error:

@@ -10,19 +10,35 @@ Piles keep their top card at the END of the list so that drawing is `pop()`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .board import Board
 from .cards import Cards
 from .moves import Payment
 from .scoring import SeatScore
 
-SETUP_TICKETS = "setup_tickets"
-TURN = "turn"
-SECOND_CARD = "second_card"
-TUNNEL_PAYMENT = "tunnel_payment"
-KEEP_TICKETS = "keep_tickets"
-FINISHED = "finished"
-PHASES = (SETUP_TICKETS, TURN, SECOND_CARD, TUNNEL_PAYMENT, KEEP_TICKETS, FINISHED)
+
+class Phase(StrEnum):
+    """What the game waits for. Each value is the string stored in snapshots and served in views: a `Phase`
+    equals its string, so a state decoded with a plain string in `phase` compares and looks up the same."""
+
+    SETUP_TICKETS = "setup_tickets"  # every seat keeps 2 or more of its dealt tickets at once
+    TURN = "turn"  # the current seat draws cards, claims a route, draws tickets or builds a station
+    SECOND_CARD = "second_card"  # the current seat draws its turn's second train card
+    TUNNEL_PAYMENT = "tunnel_payment"  # the current seat pays the extra cards of a tunnel, or declines it
+    KEEP_TICKETS = "keep_tickets"  # the current seat keeps 1 or more of the tickets it drew
+    FINISHED = "finished"
+
+
+# The members as module constants, for comparisons and assignments: on Python 3.11 `Phase.TURN` is an attribute
+# lookup through the enum metaclass's `__getattr__` hook (about 80 ns, against 15 for a global), and `evolve` compares
+# or sets the phase on most events. A `match` over a phase needs the dotted names (`case Phase.TURN:`).
+SETUP_TICKETS = Phase.SETUP_TICKETS
+TURN = Phase.TURN
+SECOND_CARD = Phase.SECOND_CARD
+TUNNEL_PAYMENT = Phase.TUNNEL_PAYMENT
+KEEP_TICKETS = Phase.KEEP_TICKETS
+FINISHED = Phase.FINISHED
 
 
 @dataclass(slots=True)
@@ -53,7 +69,7 @@ class State:
     board: Board
     players: list[PlayerState]
     first_seat: int
-    phase: str = SETUP_TICKETS
+    phase: Phase = SETUP_TICKETS
     current: int | None = None  # None while every seat chooses its setup tickets at once
     draw_pile: list[str] = field(default_factory=list)
     discards: Cards = field(default_factory=dict)

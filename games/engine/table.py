@@ -17,7 +17,7 @@ from __future__ import annotations
 from . import events as ev
 from .cards import CARD_KINDS, LOCOMOTIVE
 from .draws import Draws
-from .evolve import APPLY
+from .evolve import evolve_in_place
 from .state import State
 
 NO_BETTER_MARKET = "the piles cannot supply a market without three locomotives"
@@ -33,7 +33,7 @@ class Table:
 
     def emit(self, event: ev.Event) -> None:
         self.events.append(event)
-        APPLY[type(event)](self.state, event)  # evolve_in_place
+        evolve_in_place(self.state, event)
 
     def top_cards(self, n: int) -> list[str]:
         """The top `n` cards of the draw pile (fewer if it holds fewer), top first."""

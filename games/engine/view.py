@@ -20,7 +20,7 @@ from . import events as ev
 from .cards import CARD_KINDS, total
 from .moves import Payment
 from .scoring import SeatScore
-from .state import FINISHED, State
+from .state import FINISHED, Phase, State
 
 Viewer = int | None
 
@@ -66,7 +66,7 @@ class PlayerView:
     """The game as one viewer may see it. A spectator (`your_seat` None) has an empty hand, tickets and offer."""
 
     map: str
-    phase: str
+    phase: Phase
     current_seat: int | None
     your_seat: int | None
     first_seat: int
