@@ -66,10 +66,6 @@ class Board:
     ferry_masks: tuple[int, ...]  # [k]: routes that need at most k locomotives
     twin_masks: tuple[int, ...]  # [i]: the bit of route i's twin, 0 when it has none
 
-    @property
-    def longest_route(self) -> int:
-        return len(next(iter(self.colour_masks.values()))) - 1
-
     def __reduce__(self) -> tuple[object, tuple[str]]:
         # A pickled state (a snapshot) names its board instead of carrying a copy of it.
         return (load_board, (self.name,))
