@@ -24,7 +24,7 @@ from typing import Any
 from games.engine.board import load_board
 from games.engine.codec import _decoder, _encode
 from games.engine.scoring import SeatScore
-from games.engine.state import PendingTunnel, PlayerState, State
+from games.engine.state import PendingTunnel, Phase, PlayerState, State
 
 SNAPSHOT_FORMAT = 2  # the history is in the docstring above
 
@@ -94,7 +94,7 @@ def state_from_data(data: dict[str, Any]) -> State:
             for p in data["players"]
         ],
         first_seat=data["first_seat"],
-        phase=data["phase"],
+        phase=Phase(data["phase"]),
         current=data["current"],
         draw_pile=data["draw_pile"],
         discards=data["discards"],

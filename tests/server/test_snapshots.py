@@ -234,3 +234,15 @@ def test_a_snapshot_of_the_previous_format_without_the_shuffle_count_is_ignored(
     Snapshot.objects.filter(game_id=game_id, seq__lt=seq).delete()
     _same(_fresh_state(game_id, seq), truth)
     assert _fresh_state(game_id, seq).shuffles == truth.shuffles
+
+
+def test_a_decoded_snapshot_holds_the_phase_as_the_engines_enum() -> None:
+    """The engine's phases are a closed enum (games/engine/state.py `Phase`): a snapshot row's text phase reads back
+    as the member, so code after a snapshot load sees the same type as after a replay."""
+    from games.engine.state import Phase
+    from games.store.snapshots import decode_state, encode_state
+
+    record = play_random_game("usa", 3, random.Random("snap:phase"))
+    state = replay(record.events[:40])
+    decoded = decode_state(encode_state(state))
+    assert type(decoded.phase) is Phase and decoded.phase == state.phase
