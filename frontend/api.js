@@ -1,5 +1,5 @@
 // The public HTTP API (docs/API.md), with the token kept in localStorage.
-import { language, t } from "./i18n.js";
+import { language, t } from "./catalogue.js"; // the words alone: i18n.js reads the account's language through here
 
 const TOKEN = "ttr.token";
 const USER = "ttr.user";
