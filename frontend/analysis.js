@@ -6,7 +6,7 @@
 // for); draws nothing else of the replay (replay.js).
 import { h, s, mount } from "./dom.js";
 import { get, post, session, ApiError } from "./api.js";
-import { carTransform } from "./board.js";
+import { carTransform } from "./boardgeometry.js";
 import { SEAT_FILL, SEAT_INK, SEAT_MARK, seatColourName } from "./colours.js";
 import { marketAt, mapName, moveText, seatName, ticketText } from "./words.js";
 import { number, t, tn } from "./i18n.js";
