@@ -1,23 +1,40 @@
-"""Response bodies of the API, for the OpenAPI schema: what selectors and services answer, field by field.
+"""Response bodies of the API, for the OpenAPI schema.
 
-Views build their answers as plain data (games.play.selectors); these serializers describe that data exactly, and
-the schemathesis run in the tests checks every response against them.
+Most reads answer a frozen dataclass (games/play/shapes.py), whose JSON and schema are read off its type hints
+(games/api/typed_json.py, games/api/typed_schema.py); the pages of lists are here. The serializers below describe,
+field by field, the answers still built as plain data. The schemathesis run in the tests checks every response
+against the schema.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.fields import ObjectSerializer
-from games.api.hints_schema import event_data_schemas, schema_of
-from games.api.moves_schema import MOVE_SCHEMA, PAYMENT_SCHEMA
-from games.engine.cards import CARD_KINDS
-from games.engine.scoring import SeatScore
+from games.api.moves_schema import MOVE_SCHEMA
+from games.api.typed_schema import TypedField
 from games.people.models import NOTIFICATION_KINDS
+from games.play.shapes import GameSummary
 from games.store.models import BOT_LEVELS
+from games.store.shape_marks import Schema
 
-HAND = {**PAYMENT_SCHEMA, "description": "cards by colour"}
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Page:
+    """A page of a paginated list: how many in all and the links around it; a page of each list adds `results`."""
+
+    count: int
+    next: Annotated[str | None, Schema(format="uri")]
+    previous: Annotated[str | None, Schema(format="uri")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameList(Page):
+    results: tuple[GameSummary, ...]
 
 
 class RegisteredSerializer(ObjectSerializer):
@@ -37,201 +54,9 @@ class OkSerializer(ObjectSerializer):
     ok = serializers.BooleanField()
 
 
-class SeatSerializer(ObjectSerializer):
-    seat = serializers.IntegerField()
-    username = serializers.CharField(allow_null=True)
-    bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True)
-    resigned = serializers.BooleanField(help_text="the player left: the game's fallback bot plays this seat")
-    hints = serializers.IntegerField(min_value=0, help_text="hints the seat's player asked the strong bot for")
-
-
-class RematchOfferSerializer(ObjectSerializer):
-    by = serializers.CharField()
-    accepted_by = serializers.ListField(child=serializers.CharField())
-    game = serializers.UUIDField(allow_null=True, help_text="the new game, once every person has accepted")
-
-
-class RematchSerializer(ObjectSerializer):
-    offer = RematchOfferSerializer()
-
-
-class GameSummarySerializer(ObjectSerializer):
-    id = serializers.UUIDField()
-    map = serializers.ChoiceField(choices=["europe", "usa"])
-    players = serializers.IntegerField(min_value=2, max_value=5)
-    ranked = serializers.BooleanField()
-    turn_seconds = serializers.IntegerField(allow_null=True)
-    speed = serializers.ChoiceField(choices=["live", "daily"])
-    days_per_move = serializers.IntegerField(allow_null=True, help_text="a daily game's days a decision")
-    bank_days = serializers.IntegerField(allow_null=True, help_text="a daily game's bank of extra days per player")
-    private = serializers.BooleanField(help_text="not listed in the lobby; seats by invitation")
-    spectators_at_table = serializers.BooleanField(help_text="spectators may write in the table's chat")
-    rematch_of = serializers.UUIDField(allow_null=True)
-    fallback_bot = serializers.ChoiceField(
-        choices=BOT_LEVELS, help_text="plays a seat whose time ran out or whose player resigned"
-    )
-    status = serializers.ChoiceField(choices=["open", "active", "finished"])
-    seats = SeatSerializer(many=True)
-    created_by = serializers.CharField()
-    created_at = serializers.DateTimeField()
-    seq = serializers.IntegerField(min_value=0)
-    server_seed_hash = serializers.CharField(
-        allow_null=True, min_length=64, max_length=64,
-        help_text="SHA-256 (hex) of the game's secret server seed, fixed when it was created; the audit log reveals "
-        "the seed once the game is over (docs/FAIRNESS.md). null: a game from before provably fair chance",
-    )
-    invite = serializers.CharField(
-        required=False, allow_null=True, help_text="for the creator of an open private game: the link's token"
-    )
-    rematch = RematchOfferSerializer(required=False, allow_null=True, help_text="a finished game's rematch offer")
-    analysis = serializers.ChoiceField(
-        choices=["none", "queued", "running", "done", "failed"], required=False,
-        help_text="a finished game's analysis: none until a player asks for it (POST /analysis), then its status",
-    )
-
-
-class PageSerializer(ObjectSerializer):
-    # A page of a paginated list: how many in all and the links around it; subclasses add their `results`.
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-
-
-class GameListSerializer(PageSerializer):
-    results = GameSummarySerializer(many=True)
-
-
-class PublicPlayerSerializer(ObjectSerializer):
-    seat = serializers.IntegerField()
-    cards = serializers.IntegerField()
-    tickets = serializers.IntegerField()
-    trains = serializers.IntegerField()
-    stations = serializers.IntegerField()
-    stations_left = serializers.IntegerField(required=False)
-    score = serializers.IntegerField()
-    choosing_tickets = serializers.BooleanField(required=False)
-
-
-@extend_schema_field(HAND)
-class HandField(serializers.JSONField):
-    pass
-
-
-@extend_schema_field({**schema_of(SeatScore), "description": "every part of one seat's final score"})
-class SeatScoreField(serializers.JSONField):
-    pass
-
-
-class TunnelSerializer(ObjectSerializer):
-    seat = serializers.IntegerField()
-    route = serializers.CharField()
-    cards = HandField()
-    revealed = serializers.ListField(child=serializers.CharField())
-    extra = serializers.IntegerField()
-
-
-class ViewSerializer(ObjectSerializer):
-    """The game as the requesting user may see it (docs/RULES.md X-SEC-1); once it is finished, everything."""
-
-    map = serializers.ChoiceField(choices=["europe", "usa"])
-    phase = serializers.CharField(help_text="open, setup_tickets, turn, second_card, tunnel_payment, keep_tickets, finished")
-    current_seat = serializers.IntegerField(allow_null=True)
-    your_seat = serializers.IntegerField(allow_null=True)
-    first_seat = serializers.IntegerField(required=False)
-    deciding_seats = serializers.ListField(child=serializers.IntegerField())
-    players = PublicPlayerSerializer(many=True)
-    market = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARD_KINDS, allow_null=True), help_text="face-up cards; null: an empty slot"
-    )
-    deck_size = serializers.IntegerField()
-    discard_size = serializers.IntegerField(required=False)
-    tickets_left = serializers.IntegerField(required=False)
-    routes = serializers.DictField(child=serializers.IntegerField(), help_text="route id -> seat")
-    stations = serializers.DictField(child=serializers.IntegerField(), help_text="city id -> seat")
-    tunnel = TunnelSerializer(allow_null=True, required=False)
-    last_round = serializers.BooleanField(required=False)
-    turns_left = serializers.IntegerField(allow_null=True, required=False)
-    deadline = serializers.DateTimeField(
-        required=False, help_text="when the current decision times out (games with a clock, while active)"
-    )
-    hand = HandField()
-    tickets = serializers.ListField(child=serializers.CharField())
-    offered_tickets = serializers.ListField(child=serializers.CharField(), required=False)
-    hands = serializers.ListField(child=HandField(), required=False)
-    player_tickets = serializers.ListField(child=serializers.ListField(child=serializers.CharField()), required=False)
-    offered = serializers.DictField(child=serializers.ListField(child=serializers.CharField()), required=False)
-    draw_pile = serializers.ListField(child=serializers.CharField(), required=False)
-    end_reason = serializers.CharField(allow_null=True, required=False)
-    scores = serializers.ListField(child=SeatScoreField(), required=False)
-    winner_seats = serializers.ListField(child=serializers.IntegerField(), required=False)
-
-
-class StateSerializer(ObjectSerializer):
-    seq = serializers.IntegerField(min_value=0)
-    status = serializers.ChoiceField(choices=["open", "active", "finished"])
-    view = ViewSerializer()
-    presence = serializers.ListField(
-        child=serializers.IntegerField(min_value=0), required=False,
-        help_text="the seats with a WebSocket open now (in a replay too: the table now, not the game then)",
-    )
-
-
 @extend_schema_field(MOVE_SCHEMA)
 class MoveOutField(serializers.JSONField):
     pass
-
-
-class LegalMovesSerializer(ObjectSerializer):
-    seq = serializers.IntegerField(min_value=0)
-    moves = serializers.ListField(child=MoveOutField())
-
-
-@extend_schema_field({"description": "the event's fields as you may see them, by type", "anyOf": event_data_schemas()})
-class EventDataField(serializers.JSONField):
-    pass
-
-
-class EventSerializer(ObjectSerializer):
-    seq = serializers.IntegerField(min_value=1)
-    type = serializers.CharField()
-    at = serializers.DateTimeField()
-    seat = serializers.IntegerField(allow_null=True)
-    # `data` (and ErrorSerializer's `fields`) also name properties of Serializer: DRF's metaclass takes declared
-    # fields off the class, so the properties stay, but the stubs read the declaration as an override
-    data = EventDataField()  # type: ignore[assignment]  # a declared field, not Serializer.data
-    reason = serializers.CharField(
-        required=False, help_text="on the first event of a bot's move only: why the bot made it, in words"
-    )
-
-
-class EventsSerializer(ObjectSerializer):
-    seq = serializers.IntegerField(min_value=0)
-    events = EventSerializer(many=True)
-
-
-_SEAT_SCORE = schema_of(SeatScore)
-
-
-@extend_schema_field(
-    {
-        **_SEAT_SCORE,
-        "properties": {
-            **_SEAT_SCORE["properties"],
-            "username": {"type": "string", "nullable": True},
-            "bot": {"type": "string", "enum": BOT_LEVELS, "nullable": True},
-        },
-        "required": [*_SEAT_SCORE["required"], "username", "bot"],
-        "description": "every part of one seat's final score, and who sat there",
-    }
-)
-class ScoreEntryField(serializers.JSONField):
-    pass
-
-
-class ScoreSerializer(ObjectSerializer):
-    scores = serializers.ListField(child=ScoreEntryField())
-    winner_seats = serializers.ListField(child=serializers.IntegerField())
-    end_reason = serializers.CharField(allow_null=True)
 
 
 class VerifySerializer(ObjectSerializer):
@@ -271,7 +96,10 @@ class LeaderboardEntrySerializer(MapRatingSerializer):
     bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
 
 
-class LeaderboardSerializer(PageSerializer):
+class LeaderboardSerializer(ObjectSerializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
     results = LeaderboardEntrySerializer(many=True)
 
 
@@ -312,21 +140,10 @@ class PlayerSerializer(ObjectSerializer):
     bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
     ratings = RatingsByMapSerializer(help_text="by map (unrated maps: the starting rating, 0 games)")
     history = RatingHistorySerializer(many=True, help_text="rating changes, newest first (the last 50)")
-    recent_games = GameSummarySerializer(many=True, help_text="the player's last games, newest first")
+    recent_games = TypedField(tuple[GameSummary, ...], help_text="the player's last games, newest first")
     analysis = serializers.DictField(
         child=MapAnalysisSerializer(), help_text="by map: points lost per decision over the analysed games"
     )
-
-
-class MyGameSerializer(GameSummarySerializer):
-    your_move = serializers.BooleanField(help_text="the game waits for your decision")
-    deadline = serializers.DateTimeField(allow_null=True)
-    new_moves = serializers.IntegerField(help_text="events since you last looked at the game")
-
-
-class MyGamesSerializer(ObjectSerializer):
-    results = MyGameSerializer(many=True)
-    your_turn = serializers.IntegerField(help_text="how many games wait for your move")
 
 
 class QueueStatusSerializer(ObjectSerializer):

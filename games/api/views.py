@@ -7,6 +7,8 @@ the schemathesis run in the tests holds the server to it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -22,8 +24,10 @@ from games.api import serializers as s
 from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication, signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error, error_responses
+from games.api.typed_json import to_json
 from games.engine.codec import move_from_dict
 from games.play import selectors, services
+from games.play.shapes import EventList, GameState, GameSummary, LegalMoves, Score
 from games.store import game_rows, viewers
 from games.store.models import Game
 from games.trust import signing
@@ -38,6 +42,12 @@ class GamesPagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = q.MAX_PAGE_SIZE
 
+    def answer(self, shape: Callable[..., r.Page], results: tuple[Any, ...]) -> Response:
+        """The page `paginate_queryset` cut, as `shape` (a `Page` with its `results`)."""
+        assert self.page is not None
+        count, next_page, previous = self.page.paginator.count, self.get_next_link(), self.get_previous_link()
+        return Response(to_json(shape(count=count, next=next_page, previous=previous, results=results)))
+
 
 class GamesView(ApiView):
     body_methods = frozenset({"post"})
@@ -45,7 +55,7 @@ class GamesView(ApiView):
     @extend_schema(
         operation_id="games_list",
         parameters=[q.GamesQuery],
-        responses={200: r.GameListSerializer, **error_responses(400, 401, 404)},
+        responses={200: r.GameList, **error_responses(400, 401, 404)},
         description="Games, newest first, 20 a page (`next` links the following page; past the last: 404).",
     )
     def get(self, request: Request) -> Response:
@@ -53,11 +63,11 @@ class GamesView(ApiView):
         games = selectors.games_list(request.user, status=query.get("status"), mine=query.get("mine", False))
         paginator = GamesPagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
-        return paginator.get_paginated_response([selectors.game_summary(g, viewer=request.user) for g in page])
+        return paginator.answer(r.GameList, tuple(selectors.game_summary(g, viewer=request.user) for g in page))
 
     @extend_schema(
         request=s.GameCreateSerializer,
-        responses={201: r.GameSummarySerializer, **error_responses(400, 401, 403, 409, 413, 415)},
+        responses={201: GameSummary, **error_responses(400, 401, 403, 409, 413, 415)},
         description="Create an open game, you in its first seat. 409 `too_many_games` when you already sit in as many "
         "games of its speed, not finished, as one person may (TTR_MAX_LIVE_GAMES, TTR_MAX_DAILY_GAMES).",
     )
@@ -70,20 +80,21 @@ class GamesView(ApiView):
             fallback_bot=data["fallback_bot"], private=data["private"], spectators_at_table=data["spectators_at_table"],
             client_seed=data.get("client_seed", ""),
         )
-        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=user), status=status.HTTP_201_CREATED)
+        summary = selectors.game_summary(selectors.game_get(game.pk), viewer=user)
+        return Response(to_json(summary), status=status.HTTP_201_CREATED)
 
 
 class GameView(ApiView):
-    @extend_schema(operation_id="game_retrieve", responses={200: r.GameSummarySerializer, **READ_ERRORS})
+    @extend_schema(operation_id="game_retrieve", responses={200: GameSummary, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_summary(selectors.game_get(game_id), viewer=request.user))
+        return Response(to_json(selectors.game_summary(selectors.game_get(game_id), viewer=request.user)))
 
 
 class JoinView(ApiView):
     body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.JoinSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
+    @extend_schema(request=s.JoinSerializer, responses={200: GameSummary, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.JoinSerializer, request.data)
@@ -91,26 +102,26 @@ class JoinView(ApiView):
             game.pk, user=signed_in(request.user), seat=data.get("seat"), invite=data.get("invite"),
             client_seed=data.get("client_seed", ""),
         )
-        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
+        return Response(to_json(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user)))
 
 
 class BotsView(ApiView):
     body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.BotSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
+    @extend_schema(request=s.BotSerializer, responses={200: GameSummary, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.BotSerializer, request.data)
         services.game_add_bot(game.pk, user=signed_in(request.user), level=data["level"], seat=data.get("seat"))
-        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
+        return Response(to_json(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user)))
 
 
 class StartView(ApiView):
     body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.StartSerializer, responses={200: r.GameSummarySerializer, **WRITE_ERRORS})
+    @extend_schema(request=s.StartSerializer, responses={200: GameSummary, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         data = s.valid_body(s.StartSerializer, request.data)
@@ -118,7 +129,7 @@ class StartView(ApiView):
             game.pk, user=signed_in(request.user), fill_with_bots=data.get("fill_with_bots"),
             client_seed=data.get("client_seed", ""),
         )
-        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
+        return Response(to_json(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user)))
 
 
 class ResignView(ApiView):
@@ -126,14 +137,14 @@ class ResignView(ApiView):
 
     @extend_schema(
         request=None,
-        responses={200: r.GameSummarySerializer, **error_responses(400, 401, 403, 404, 409, 413)},
+        responses={200: GameSummary, **error_responses(400, 401, 403, 404, 409, 413)},
         description="Leave the game: its fallback bot plays your seat from now on (a `seat_resigned` event). "
         "In a ranked game you are rated last.",
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         services.game_resign(game.pk, user=signed_in(request.user))
-        return Response(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user))
+        return Response(to_json(selectors.game_summary(selectors.game_get(game.pk), viewer=request.user)))
 
 
 class OneGameView(ApiView):
@@ -153,15 +164,15 @@ class OneGameView(ApiView):
 
 
 class StateView(OneGameView):
-    @extend_schema(responses={200: r.StateSerializer, **READ_ERRORS})
+    @extend_schema(responses={200: GameState, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_state(self.game(), user=request.user))
+        return Response(to_json(selectors.game_state(self.game(), user=request.user)))
 
 
 class ReplayView(ApiView):
     @extend_schema(
         parameters=[q.ReplayQuery],
-        responses={200: r.StateSerializer, **error_responses(400, 401, 404)},
+        responses={200: GameState, **error_responses(400, 401, 404)},
         description="The game as it stood after event `at`, as you could see it then (everything once it is over). "
         "An `at` past the game's seq is 404.",
     )
@@ -170,36 +181,36 @@ class ReplayView(ApiView):
         at = q.parsed(q.ReplayQuery, request)["at"]
         if at > game.seq:
             return error("not_found", f"the game has no event {at} (it is at seq {game.seq})", 404, field="at")
-        return Response(selectors.game_state(game, user=request.user, at=at))
+        return Response(to_json(selectors.game_state(game, user=request.user, at=at)))
 
 
 class LegalMovesView(OneGameView):
-    @extend_schema(responses={200: r.LegalMovesSerializer, **READ_ERRORS})
+    @extend_schema(responses={200: LegalMoves, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_legal_moves(self.game(), user=request.user))
+        return Response(to_json(selectors.game_legal_moves(self.game(), user=request.user)))
 
 
 class MovesView(OneGameView):
     body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.MoveRequestSerializer, responses={201: r.EventsSerializer, **WRITE_ERRORS})
+    @extend_schema(request=s.MoveRequestSerializer, responses={201: EventList, **WRITE_ERRORS})
     def post(self, request: Request, game_id: str) -> Response:
         game = self.game()
         body = s.move_request(request.data)
         move = move_from_dict(body.move)
         played = services.game_play(game, user=signed_in(request.user), expected_seq=body.expected_seq, move=move)
         # The appended rows, projected like /events (docs/API.md's event shape: seq, type, at, seat, data).
-        events = viewers.projected(played.rows, seat=played.seat, finished=played.finished)
-        return Response({"seq": played.seq, "events": events}, status=status.HTTP_201_CREATED)
+        events = selectors.event_list(played.seq, played.rows, seat=played.seat, finished=played.finished)
+        return Response(to_json(events), status=status.HTTP_201_CREATED)
 
 
 class EventsView(OneGameView):
-    @extend_schema(parameters=[q.EventsQuery], responses={200: r.EventsSerializer, **error_responses(400, 401, 404)})
+    @extend_schema(parameters=[q.EventsQuery], responses={200: EventList, **error_responses(400, 401, 404)})
     def get(self, request: Request, game_id: str) -> Response:
         game = self.game()
         after = q.parsed(q.EventsQuery, request).get("after", 0)
-        return Response(selectors.events_since(game, user=request.user, after=after))
+        return Response(to_json(selectors.events_since(game, user=request.user, after=after)))
 
 
 class AuditView(ApiView):
@@ -238,6 +249,6 @@ class VerifyView(ApiView):
 
 
 class ScoreView(ApiView):
-    @extend_schema(responses={200: r.ScoreSerializer, **error_responses(401, 404, 409)})
+    @extend_schema(responses={200: Score, **error_responses(401, 404, 409)})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(selectors.game_score(selectors.game_get(game_id)))
+        return Response(to_json(selectors.game_score(selectors.game_get(game_id))))

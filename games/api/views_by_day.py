@@ -16,12 +16,14 @@ from games.api import serializers as s
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error_responses
+from games.api.typed_json import to_json
 from games.api.views import WRITE_ERRORS
 from games.clocks import vacations
 from games.lobby import matchmaker
 from games.people import inbox
 from games.people.models import Notification
 from games.play import invitations, rematch, selectors
+from games.play.shapes import MyGames, Rematch
 
 READ_ERRORS = error_responses(401, 403)
 
@@ -75,24 +77,25 @@ class RematchView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: r.RematchSerializer, **error_responses(400, 401, 403, 404, 409, 413)},
+        request=None, responses={200: Rematch, **error_responses(400, 401, 403, 404, 409, 413)},
         description="Offer a rematch of a finished game, or accept the offer standing. Once every person has "
         "accepted, `game` names the new game (same map, seats and bots; the next seat plays first).",
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        return Response({"offer": rematch.offer_json(rematch.rematch(game.pk, signed_in(request.user)))})
+        offer = rematch.offer_summary(rematch.rematch(game.pk, signed_in(request.user)))
+        return Response(to_json(Rematch(offer=offer)))
 
 
 class MyGamesView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        responses={200: r.MyGamesSerializer, **READ_ERRORS},
+        responses={200: MyGames, **READ_ERRORS},
         description="Your open and active games (and those just over), the ones awaiting your move first.",
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.my_games(signed_in(request.user)))
+        return Response(to_json(selectors.my_games(signed_in(request.user))))
 
 
 class VacationView(ApiView):

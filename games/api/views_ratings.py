@@ -12,6 +12,7 @@ from games.api import responses as r
 from games.api.bodies import ApiView
 from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer, QueryIntegerField, StrictChoiceField
+from games.api.typed_json import to_json
 from games.api.views import GamesPagination
 from games.people import accounts
 from games.play import ratings, selectors
@@ -65,4 +66,5 @@ class PlayerView(ApiView):
         if user is None:
             return error("not_found", "no such user", 404)
         profile = {**ratings.player_profile(user), "analysis": analyses.player_analysis(user)}
-        return Response(selectors.public_page(profile))
+        page = selectors.public_page(profile)
+        return Response({**page, "recent_games": [to_json(game) for game in page["recent_games"]]})

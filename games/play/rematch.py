@@ -5,27 +5,23 @@ offers, accepts or is seated past their cap of games (games/play/game_caps.py: 4
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.people import inbox
-from games.play import game_caps, services
+from games.play import game_caps, services, shapes
 from games.play.models import RematchOffer
 from games.store import states
 from games.store.models import Game, GameId, map_name
 from games.store.service_error import ServiceError
 
 
-def offer_json(offer: RematchOffer | None) -> dict[str, Any] | None:
-    if offer is None:
-        return None
-    return {
-        "by": offer.by.username,
-        "accepted_by": sorted(user.username for user in offer.accepted_by.all()),
-        "game": str(offer.game_id) if offer.game_id else None,
-    }
+def offer_summary(offer: RematchOffer) -> shapes.RematchOffer:
+    return shapes.RematchOffer(
+        by=offer.by.username,
+        accepted_by=tuple(sorted(user.username for user in offer.accepted_by.all())),
+        game=offer.game_id,
+    )
 
 
 def offer_of(game: Game) -> RematchOffer | None:

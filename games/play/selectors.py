@@ -6,8 +6,8 @@ Once a game is finished everything is public.
 
 from __future__ import annotations
 
-import dataclasses
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -19,14 +19,32 @@ from django.utils import timezone
 from games.clocks import turn_clocks
 from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
-from games.engine.codec import move_to_dict, view_json
 from games.engine.events import ABORTED
 from games.engine.state import State
 from games.play import invitations, rematch
+from games.play.shapes import (
+    Cards,
+    EventList,
+    GameState,
+    GameSummary,
+    GameView,
+    LegalMoves,
+    LoggedEvent,
+    MyGame,
+    MyGames,
+    OpenSeat,
+    RematchOffer,
+    Score,
+    SeatResult,
+    SeatSummary,
+    fields_of,
+    started_view,
+)
 from games.review.models import Analysis
 from games.store import event_log, game_rows, states
-from games.store.models import Game, GameId, Seat
+from games.store.models import Event, Game, GameId, Seat
 from games.store.service_error import ServiceError
+from games.store.shape_marks import ABSENT
 from games.store.viewers import projected, seat_of
 from games.table import presence
 from games.trust import chance, signing
@@ -35,15 +53,43 @@ from games.trust.models import Checkpoint
 Person = AbstractBaseUser | AnonymousUser  # who asks: a signed-in person or nobody in particular
 
 
-def game_summary(game: Game, *, viewer: Person | None = None) -> dict[str, Any]:
+def game_summary(game: Game, *, viewer: Person | None = None) -> GameSummary:
     """The game's summary (docs/API.md); its creator also sees the invitation link of an open private game."""
-    summary = _summary(game)
-    if game.private and viewer is not None and viewer.is_authenticated and viewer.pk == game.created_by_id:
-        summary["invite"] = invitations.link_token(game)
-    if game.status == Game.Status.FINISHED:
-        summary["rematch"] = rematch.offer_json(rematch.offer_of(game))
-        summary["analysis"] = _analysis_status(game)
-    return summary
+    creator = viewer is not None and viewer.is_authenticated and viewer.pk == game.created_by_id
+    finished = game.status == Game.Status.FINISHED
+    return GameSummary(
+        id=game.id,
+        map=game.map,
+        players=game.players,
+        ranked=game.ranked,
+        turn_seconds=game.turn_seconds,
+        speed=game.speed,
+        days_per_move=game.days_per_move,
+        bank_days=game.bank_days,
+        private=game.private,
+        spectators_at_table=game.spectators_at_table,
+        rematch_of=game.rematch_of_id,
+        fallback_bot=game.fallback_bot,
+        status=game.status,
+        seats=tuple(
+            SeatSummary(
+                seat=s.number, username=_username(s), bot=s.bot or None, resigned=bool(s.stand_in), hints=s.hints
+            )
+            for s in game.seats.all()
+        ),
+        created_by=game.created_by.username,
+        created_at=game.created_at,
+        seq=game.seq,
+        server_seed_hash=chance.server_seed_hash(game),
+        invite=invitations.link_token(game) if game.private and creator else ABSENT,
+        rematch=_rematch_offer(game) if finished else ABSENT,
+        analysis=_analysis_status(game) if finished else ABSENT,
+    )
+
+
+def _rematch_offer(game: Game) -> RematchOffer | None:
+    offer = rematch.offer_of(game)
+    return rematch.offer_summary(offer) if offer is not None else None
 
 
 def _analysis_status(game: Game) -> str:
@@ -54,36 +100,6 @@ def _analysis_status(game: Game) -> str:
     else:
         status = Analysis.objects.filter(game=game).values_list("status", flat=True).first()
     return str(status or "none")
-
-
-def _summary(game: Game) -> dict[str, Any]:
-    seats = [
-        {
-            "seat": s.number, "username": s.user.username if s.user else None, "bot": s.bot or None,
-            "resigned": bool(s.stand_in), "hints": s.hints,
-        }
-        for s in game.seats.all()
-    ]
-    return {
-        "id": str(game.id),
-        "map": game.map,
-        "players": game.players,
-        "ranked": game.ranked,
-        "turn_seconds": game.turn_seconds,
-        "speed": game.speed,
-        "days_per_move": game.days_per_move,
-        "bank_days": game.bank_days,
-        "private": game.private,
-        "spectators_at_table": game.spectators_at_table,
-        "rematch_of": str(game.rematch_of_id) if game.rematch_of_id else None,
-        "fallback_bot": game.fallback_bot,
-        "status": game.status,
-        "seats": seats,
-        "created_by": game.created_by.username,
-        "created_at": game.created_at.isoformat(),
-        "seq": game.seq,
-        "server_seed_hash": chance.server_seed_hash(game),
-    }
 
 
 def _with_summary_parts(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -145,41 +161,38 @@ def game_get(game_id: GameId) -> Game:
         raise ServiceError("not_found", "no such game", status=404) from error
 
 
-def _open_view(game: Game, seat: int | None) -> dict[str, Any]:
-    """Before the start there is no engine state yet: the same keys, empty."""
-    return {
-        "map": game.map, "phase": "open", "current_seat": None, "your_seat": seat, "deciding_seats": [],
-        "players": [
-            {"seat": n, "cards": 0, "tickets": 0, "trains": 45, "stations": 0, "score": 0}
-            for n in range(game.players)
-        ],
-        "market": [], "deck_size": 0, "routes": {}, "stations": {}, "hand": {}, "tickets": [],
-    }
+def _open_view(game: Game, seat: int | None) -> GameView:
+    """Before the start there is no engine state yet: the keys that mean something then, empty."""
+    return GameView(
+        map=game.map, phase="open", current_seat=None, your_seat=seat, deciding_seats=(),
+        players=tuple(
+            OpenSeat(seat=n, cards=0, tickets=0, trains=45, stations=0, score=0) for n in range(game.players)
+        ),
+        market=(), deck_size=0, routes={}, stations={}, hand=Cards({}), tickets=(),
+    )
 
 
-def game_state(game: Game, *, user: Person, at: int | None = None) -> dict[str, Any]:
-    answer = _game_state(game, user, at)
-    # The seats with a socket open now (games/table/presence.py): about the table, not the game, so a replay shows it too.
-    answer["presence"] = presence.seats(game.pk)
-    return answer
-
-
-def _game_state(game: Game, user: Person, at: int | None) -> dict[str, Any]:
+def game_state(game: Game, *, user: Person, at: int | None = None) -> GameState:
+    """The game as `user` may see it now, or after event `at` (a replay: without the clock)."""
     seat = seat_of(game, user)
     seq = game.seq if at is None else at
-    if seq == 0:
-        return {"seq": 0, "status": game.status, "view": _open_view(game, seat)}
+    shown = _open_view(game, seat) if seq == 0 else _started_view(game, seat, seq, now=at is None)
+    # The seats with a socket open now (games/table/presence.py): about the table, not the game, so a replay shows it too.
+    return GameState(seq=seq, status=game.status, view=shown, presence=tuple(presence.seats(game.pk)))
+
+
+def _started_view(game: Game, seat: int | None, seq: int, *, now: bool) -> GameView:
     state = states.state_at(game.pk, seq)
-    shown = view_json(view(state, seat))
-    if game.status == Game.Status.FINISHED and not state.finished:
-        shown.update(_everything(state))  # a past moment of a finished game: everything is public now
-    if at is None and (deadline := turn_clocks.deadline(game, state)) is not None:
-        shown["deadline"] = deadline.isoformat()
-    if at is None and game.speed == "daily":
-        shown["banks"] = turn_clocks.banks(game)
-    if at is None and seat is not None:
+    past = game.status == Game.Status.FINISHED and not state.finished  # a past moment of a finished game
+    deadline = turn_clocks.deadline(game, state) if now else None
+    if now and seat is not None:
         mark_seen(game.pk, seat=seat, seq=seq)
-    return {"seq": seq, "status": game.status, "view": shown}
+    return started_view(
+        view(state, seat),
+        **(_everything(state) if past else {}),  # everything is public now
+        deadline=deadline if deadline is not None else ABSENT,
+        banks=turn_clocks.banks(game) if now and game.speed == "daily" else ABSENT,
+    )
 
 
 def mark_seen(game_id: GameId, *, seat: int, seq: int) -> None:
@@ -187,21 +200,22 @@ def mark_seen(game_id: GameId, *, seat: int, seq: int) -> None:
     Seat.objects.filter(game_id=game_id, number=seat, seen_seq__lt=seq).update(seen_seq=seq)
 
 
-def _everything(state: State) -> dict[str, Any]:
+def _everything(state: State) -> dict[str, object]:
+    """What a past moment of a finished game shows besides the view: every hand, ticket, offer and the draw pile."""
     return {
-        "hands": [dict(p.hand) for p in state.players],
-        "player_tickets": [list(p.tickets) for p in state.players],
-        "offered": {str(seat): list(tickets) for seat, tickets in state.offered.items()},
-        "draw_pile": list(reversed(state.draw_pile)),
+        "hands": tuple(Cards(dict(p.hand)) for p in state.players),
+        "player_tickets": tuple(tuple(p.tickets) for p in state.players),
+        "offered": {str(seat): tuple(tickets) for seat, tickets in state.offered.items()},
+        "draw_pile": tuple(reversed(state.draw_pile)),
     }
 
 
-def game_legal_moves(game: Game, *, user: Person) -> dict[str, Any]:
+def game_legal_moves(game: Game, *, user: Person) -> LegalMoves:
     seat = seat_of(game, user)
     if seat is None or seat in game.bot_seats or game.status != Game.Status.ACTIVE:  # (a resigned seat's bot plays)
-        return {"seq": game.seq, "moves": []}
+        return LegalMoves(seq=game.seq, moves=())
     state = states.state_at(game.pk, game.seq)
-    return {"seq": game.seq, "moves": [move_to_dict(m) for m in legal_moves(state, seat)]}
+    return LegalMoves(seq=game.seq, moves=tuple(legal_moves(state, seat)))
 
 
 def history_for(game: Game, *, seat: int) -> tuple[EngineEvent, ...]:
@@ -210,11 +224,14 @@ def history_for(game: Game, *, seat: int) -> tuple[EngineEvent, ...]:
     return tuple(redact(event, seat) for event in event_log.events_between(game.pk, 0, game.seq))
 
 
-def events_since(game: Game, *, user: Person, after: int) -> dict[str, Any]:
-    seat = seat_of(game, user)
-    finished = game.status == Game.Status.FINISHED
+def events_since(game: Game, *, user: Person, after: int) -> EventList:
     rows = event_log.rows_between(game.pk, after, game.seq)
-    return {"seq": game.seq, "events": projected(rows, seat=seat, finished=finished)}
+    return event_list(game.seq, rows, seat=seat_of(game, user), finished=game.status == Game.Status.FINISHED)
+
+
+def event_list(seq: int, rows: Iterable[Event], *, seat: int | None, finished: bool) -> EventList:
+    """`rows` of the log as `seat` may see them, the game being at `seq` (/events, and the answer to a move)."""
+    return EventList(seq=seq, events=tuple(map(LoggedEvent, projected(rows, seat=seat, finished=finished))))
 
 
 def audit_lines(game: Game) -> list[dict[str, Any]]:
@@ -226,7 +243,7 @@ def audit_lines(game: Game) -> list[dict[str, Any]]:
     return lines
 
 
-def game_score(game: Game) -> dict[str, Any]:
+def game_score(game: Game) -> Score:
     state = states.state_at(game.pk, game.seq) if game.status == Game.Status.FINISHED else None
     if state is not None and state.end_reason == ABORTED:
         raise ServiceError(
@@ -235,20 +252,21 @@ def game_score(game: Game) -> dict[str, Any]:
     if state is None or not state.scores:
         raise ServiceError("not_scored", "the game is not scored yet (it is scored just after it ends)", status=409)
     seats = {s.number: s for s in game.seats.all()}
-    scores = []
-    for score in state.scores:
-        entry = dataclasses.asdict(score)
-        seat = seats[score.seat]
-        entry["username"] = seat.user.username if seat.user else None
-        entry["bot"] = seat.bot or None
-        scores.append(entry)
-    return {"scores": scores, "winner_seats": list(state.winner_seats), "end_reason": state.end_reason}
+    scores = tuple(
+        SeatResult(**fields_of(score), username=_username(seats[score.seat]), bot=seats[score.seat].bot or None)
+        for score in state.scores
+    )
+    return Score(scores=scores, winner_seats=tuple(state.winner_seats), end_reason=state.end_reason)
+
+
+def _username(seat: Seat) -> str | None:
+    return seat.user.username if seat.user else None
 
 
 MY_FINISHED_DAYS = 3  # a game that ended this recently still shows among the person's games
 
 
-def my_games(user: AbstractBaseUser) -> dict[str, Any]:
+def my_games(user: AbstractBaseUser) -> MyGames:
     """The person's open and active games (and those just over): the ones that wait for their move first, then
     the closest deadline; each with its clock and how many events came since they last looked."""
     recent = timezone.now() - timedelta(days=MY_FINISHED_DAYS)
@@ -260,16 +278,19 @@ def my_games(user: AbstractBaseUser) -> dict[str, Any]:
     results = []
     for game in games:
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
-        entry = game_summary(game, viewer=user)
         your_move, deadline = False, None
         if game.status == Game.Status.ACTIVE:
             state = states.state_at(game.pk, game.seq)
             times = turn_clocks.deadlines(game, state)
             your_move = seat.number in state.deciders() and not seat.played_by_bot
-            moment = times.get(seat.number) if your_move else min(times.values(), default=None)
-            deadline = moment.isoformat() if moment else None
-        entry.update(your_move=your_move, deadline=deadline, new_moves=max(0, game.seq - seat.seen_seq))
-        results.append(entry)
+            deadline = times.get(seat.number) if your_move else min(times.values(), default=None)
+        summary = fields_of(game_summary(game, viewer=user))
+        results.append(
+            MyGame(**summary, your_move=your_move, deadline=deadline, new_moves=max(0, game.seq - seat.seen_seq))
+        )
     order = {Game.Status.ACTIVE: 0, Game.Status.OPEN: 1, Game.Status.FINISHED: 2}
-    results.sort(key=lambda e: (not e["your_move"], order[e["status"]], e["deadline"] or "~", e["created_at"]))
-    return {"results": results, "your_turn": sum(1 for e in results if e["your_move"])}
+    results.sort(key=lambda g: (not g.your_move, order[Game.Status(g.status)], g.deadline or _NEVER, g.created_at))
+    return MyGames(results=tuple(results), your_turn=sum(1 for g in results if g.your_move))
+
+
+_NEVER = datetime.max.replace(tzinfo=UTC)  # the deadline of a game without one, in the order of my games

@@ -163,9 +163,11 @@ def _aim_at_real_games(case: Any, world: World) -> None:
         return
     from django.contrib.auth import get_user_model
 
+    from games.api.typed_json import to_json
     from games.play import selectors
 
-    legal = selectors.game_legal_moves(selectors.game_row(game_id), user=get_user_model().objects.get(username="ada"))
+    ada = get_user_model().objects.get(username="ada")
+    legal = to_json(selectors.game_legal_moves(selectors.game_row(game_id), user=ada))
     body["expected_seq"] = legal["seq"]
     if legal["moves"] and (key >> 12) % 2 and case.meta is not None and case.meta.generation.mode.is_positive:
         body["move"] = legal["moves"][(key >> 16) % len(legal["moves"])]
