@@ -30,6 +30,7 @@ from django.db import close_old_connections
 
 from games.api.authentication import signed_in
 from games.api.serializers import MoveRequest
+from games.api.typed_json import to_json
 from games.clocks import turn_clocks
 from games.engine.codec import move_from_dict
 from games.play import selectors, services
@@ -106,7 +107,8 @@ class GameConsumer(QuickDispatch, LimitedSocket):  # QuickDispatch: ttr_server/o
         return state
 
     def _state(self) -> dict[str, Any]:
-        return unavailable.once_more_if_cut(lambda: selectors.game_state(selectors.game_row(self.game_id), user=self.user))
+        state = unavailable.once_more_if_cut(lambda: selectors.game_state(selectors.game_row(self.game_id), user=self.user))
+        return dict(to_json(state))  # the `hello`'s seq, status, view and presence
 
     def _seat(self) -> int | None:
         return unavailable.once_more_if_cut(lambda: viewers.seat_of(selectors.game_row(self.game_id), self.user))

@@ -62,7 +62,7 @@ class MeConsumer(LimitedSocket):
     def _hello(self) -> tuple[int, dict[str, Any]]:
         cursor = inbox.newest_id(self.user_id)  # first: a row written meanwhile is sent, never missed
         unread = Notification.objects.filter(user_id=self.user_id, read=False).count()
-        return cursor, {"unread": unread, "your_turn": selectors.my_games(self.user)["your_turn"]}
+        return cursor, {"unread": unread, "your_turn": selectors.my_games(self.user).your_turn}
 
     async def _refuse(self, error: dict[str, Any], code: int = CLOSE_UNAUTHORISED) -> None:
         await self._send({"type": "error", "error": error})
