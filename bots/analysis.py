@@ -16,7 +16,7 @@ make the analysis deterministic: the same log always gets the same analysis. Pur
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from games.engine import legal_moves, redact, replay, view
@@ -71,6 +71,11 @@ class GameAnalysis:
     judgements: tuple[Judgement, ...]
     final_leads: dict[int, int]  # each seat's true final lead, for the graph's last point
 
+    @classmethod
+    def of(cls, events: Sequence[Event], judgements: Sequence[Judgement]) -> GameAnalysis:
+        """The analysis of the finished game `events` whose decisions were judged `judgements`."""
+        return cls(tuple(judgements), final_leads(replay(events)))
+
 
 def judge(decision: Decision, played: mv.Move, rng: random.Random, budget: Budget, seq: int = 0) -> Judgement:
     """The move played against the candidates the strong bot considers, in the same sampled games."""
@@ -112,23 +117,19 @@ def decisions(events: Sequence[Event]) -> Iterator[tuple[Played, Decision]]:
         yield played, Decision(view(state, seat), legal_moves(state, seat), random.Random(0), history)
 
 
-def analyse(
-    events: Sequence[Event],
-    budget: Budget,
-    *,
-    seed: str,
-    progress: Callable[[int, int], None] | None = None,
-) -> GameAnalysis:
-    """Judge every decision of a finished game's log (its first event is seq 1). `progress(done, total)` is told
-    after each decision. Raises games.engine.played.NotReplayable for a log that does not replay move by move."""
+def judging(events: Sequence[Event], budget: Budget, *, seed: str) -> Iterator[tuple[Judgement, int]]:
+    """Judge every decision of a finished game's log (its first event is seq 1), one at a time: each judgement
+    with the number of decisions in all (a caller may show its progress). Raises
+    games.engine.played.NotReplayable, before the first, for a log that does not replay move by move."""
     found = list(decisions(events))
-    judgements = []
-    for done, (played, decision) in enumerate(found, start=1):
+    for played, decision in found:
         rng = random.Random(f"{seed}:{played.at}")
-        judgements.append(judge(decision, played.move, rng, budget, seq=played.at))
-        if progress is not None:
-            progress(done, len(found))
-    return GameAnalysis(tuple(judgements), final_leads(replay(events)))
+        yield judge(decision, played.move, rng, budget, seq=played.at), len(found)
+
+
+def analyse(events: Sequence[Event], budget: Budget, *, seed: str) -> GameAnalysis:
+    """Every decision of a finished game's log judged (`judging`)."""
+    return GameAnalysis.of(events, [judgement for judgement, _ in judging(events, budget, seed=seed)])
 
 
 def final_leads(state: State) -> dict[int, int]:

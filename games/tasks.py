@@ -1,40 +1,28 @@
-"""Celery entry points of the games app: scoring ended games (bots' turns and the sweep live in bots/tasks.py)."""
+"""The games app's Celery tasks, gathered for the worker (it reads each app's tasks module), as games/models.py
+gathers the models for Django.
+
+A task that a use case queues after its commit is defined beside that use case, in its layer, and queued as an
+object (`notify.send(task, ...)`), never by a name: a bot's turns (play/bot_turns.py), scoring an ended game
+(play/scoring.py), the matchmaker's run (lobby/matchmaker.py), an address's confirmation mail (people/mail.py),
+an analysis (review/analyses.py). What only beat runs is defined here: the batch of notification mails. (The
+bots' beat, the sweeps, is bots/tasks.py's.)
+"""
 
 from __future__ import annotations
 
-from smtplib import SMTPException
-
 from celery import shared_task
 
-from games.lobby import matchmaker
-from games.lobby.matchmaker import MATCH
+from games.lobby.matchmaker import match
 from games.people import mail
-from games.play.scoring import game_score_and_rate
-from games.store.notify import SCORE_GAME
+from games.people.mail import mail_confirmation
+from games.play.bot_turns import play_bot_turns
+from games.play.scoring import score_game
+from games.review.analyses import analyse_game
+
+__all__ = ["analyse_game", "mail_confirmation", "mail_notifications", "match", "play_bot_turns", "score_game"]
 
 
-@shared_task(name=SCORE_GAME, ignore_result=True, acks_late=True)
-def score_game(game_id: str) -> bool:
-    return game_score_and_rate(game_id)
-
-
-@shared_task(name=MATCH, ignore_result=True)
-def match() -> int:
-    """Form the tables the queue allows now (games/lobby/matchmaker.py); how many."""
-    return len(matchmaker.run())
-
-
-# E-mail (games/people/mail.py): the batch of pending notifications, and an address's confirmation link.
-@shared_task(name=mail.MAIL_NOTIFICATIONS, ignore_result=True)
+@shared_task(ignore_result=True)
 def mail_notifications() -> int:
-    """Mail the notifications waiting for it; how many mails went."""
+    """Mail the notifications waiting for it (games/people/mail.py); how many mails went."""
     return mail.send_pending()
-
-
-@shared_task(
-    name=mail.MAIL_CONFIRMATION, ignore_result=True, autoretry_for=(OSError, SMTPException),
-    retry_backoff=30, max_retries=5,
-)
-def mail_confirmation(user_id: int, address: str) -> bool:
-    """Mail the link that confirms `address` (retried while the SMTP server cannot be reached)."""
-    return mail.send_confirmation(user_id, address=address)

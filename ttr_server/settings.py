@@ -74,7 +74,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI's files, served by us: /api/docs/ works without internet
     "channels",
     "games",
-    "bots",  # bot policies and the tasks that play them (no models)
+    "bots",  # no models: an app for the worker to find the bots' beat tasks (bots/tasks.py)
 ]
 
 MIDDLEWARE = [  # run sync, in one worker thread per request (ttr_server/http.py)
@@ -321,9 +321,11 @@ DEFAULT_FROM_EMAIL = os.environ.get("TTR_MAIL_FROM", "Ticket to Ride <noreply@lo
 TTR_PUBLIC_URL = os.environ.get("TTR_PUBLIC_URL", "http://localhost:8000")
 TTR_MAIL_SECONDS = float(os.environ.get("TTR_MAIL_SECONDS", "60"))
 TTR_MAIL_GAP_SECONDS = float(os.environ.get("TTR_MAIL_GAP_SECONDS", "3600"))
+# Beat's tasks by their names, which are their functions' module paths (Celery's default: no task is given a name);
+# tests/server/test_workers.py checks that each is a task the worker knows.
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "bots.tasks.sweep", "schedule": TTR_SWEEP_SECONDS},
-    "match": {"task": "games.tasks.match", "schedule": TTR_MATCH_SECONDS},
+    "match": {"task": "games.lobby.matchmaker.match", "schedule": TTR_MATCH_SECONDS},
     "mail": {"task": "games.tasks.mail_notifications", "schedule": TTR_MAIL_SECONDS},
     "analyses": {"task": "bots.tasks.analysis_sweep", "schedule": TTR_ANALYSIS_SWEEP_SECONDS},
 }

@@ -22,6 +22,7 @@ import random
 from datetime import datetime
 from typing import Any
 
+from celery import shared_task
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
@@ -36,7 +37,6 @@ from games.store import notify
 from games.store.models import Game, Seat, map_name
 from games.store.service_error import ServiceError
 
-MATCH = "games.tasks.match"
 LIVE_TURN_SECONDS = 90  # the clock of a live game the queue forms
 DAILY = services.TimeControl("daily", None, 1, 3)
 
@@ -61,7 +61,7 @@ def join(user: User, map_name: str, counts: list[int], ranked: bool, speed: str,
             rating=ratings.shown(rating.mu, rating.sigma) if rating else 0.0, since=timezone.now(),
         )
         rate_limits.hit(rate_limits.QUEUE_JOINS, str(user.pk))
-        transaction.on_commit(lambda: notify.send(MATCH))
+        transaction.on_commit(lambda: notify.send(match))
     return entry
 
 
@@ -112,6 +112,12 @@ def leave(user: User) -> None:
                 game=str(entry.game_id) if entry.game_id else None,
             )
         entry.delete()
+
+
+@shared_task(ignore_result=True)
+def match() -> int:
+    """The worker's run (queued by a join, and by beat every TTR_MATCH_SECONDS): how many tables it formed."""
+    return len(run())
 
 
 def run(*, now: datetime | None = None) -> list[Game]:

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import NoReturn
 
+from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMessage, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
@@ -43,14 +44,21 @@ from games.store.models import Game
 
 logger = logging.getLogger(__name__)
 
-MAIL_NOTIFICATIONS = "games.tasks.mail_notifications"
-MAIL_CONFIRMATION = "games.tasks.mail_confirmation"
 PENDING, SENT, SKIPPED = "pending", "sent", "skipped"
 PEOPLE_PER_BATCH = 500  # the next batch takes the rest
 ROWS_PER_PERSON = 200
 
 
 # Mailing
+
+
+@shared_task(
+    ignore_result=True, autoretry_for=(OSError, smtplib.SMTPException), retry_backoff=30, max_retries=5,
+)
+def mail_confirmation(user_id: int, address: str) -> bool:
+    """The worker's mail of a confirmation link, queued after the commit that set the address (retried while the
+    SMTP server cannot be reached)."""
+    return send_confirmation(user_id, address=address)
 
 
 def send_confirmation(user_id: int, *, address: str) -> bool:

@@ -12,8 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import BaseUserManager, User
 from django.db import transaction
 
-from games.people import rate_limits
-from games.people.mail import MAIL_CONFIRMATION
+from games.people import mail, rate_limits
 from games.people.mail_links import CONFIRM_DAYS, CONFIRM_SALT, UNSUBSCRIBE_SALT, bad_token, loaded
 from games.people.models import NOTIFICATION_KINDS, Account
 from games.store import notify
@@ -50,7 +49,7 @@ def account_update(user: User, changes: dict[str, Any]) -> dict[str, Any]:
             account.language = changes["language"] or ""
         account.save()
         if to_confirm:
-            transaction.on_commit(lambda: notify.send(MAIL_CONFIRMATION, user.pk, to_confirm))
+            transaction.on_commit(lambda: notify.send(mail.mail_confirmation, user.pk, to_confirm))
     return account_settings(user)
 
 

@@ -1,25 +1,33 @@
 """Playing the decisions that belong to bots: a bot seat's, or the seat of a player who resigned (X-TIME-1).
 
-`play_turns(game_id, seq, choose)` plays every such decision until a person decides or the game ends, each
-through the same service as a person's move (services.play_seat, by `expected_seq`), with the bot's reason. It
-is idempotent: a call for a seq the game has moved past does nothing, and a move that loses a race reads the
-game again and goes on if a bot still decides (in the setup phase a person may keep tickets between two bots'
-choices). Which move a bot makes is not this module's business: `choose` (the bots' policies, bots/tasks.py)
-answers it from what the seat may see. `plays(level)` says whether this caller plays that level (a strong
-bot's search has a queue of its own); `one_of(level)` whether to stop after one move of that level (so strong
-games take turns on their queue). What is left to do is said in the answer, for the caller to queue.
+`play_turns(game_id, seq)` plays every such decision until a person decides or the game ends, each through the
+same service as a person's move (services.play_seat, by `expected_seq`), with the bot's reason. It is idempotent:
+a call for a seq the game has moved past does nothing, and a move that loses a race reads the game again and goes
+on if a bot still decides (in the setup phase a person may keep tickets between two bots' choices). The move is
+the policy's of the seat's level (`choose`: bots/policies, a library over the engine, given only what the seat may
+see).
+
+The task `play_bot_turns` runs it on a worker; `bots_may_play` queues that task after a commit (services, the
+sweep). Strong bots' decisions are played on the search queue (settings.TTR_STRONG_QUEUE): a task on the default
+queue that reaches a strong bot's decision hands the game over to that queue and stops, so a search never holds up
+a worker other games wait for; a task there plays one search and queues the game again, so games of strong bots
+take turns on that queue rather than one holding it for a whole game.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import time
 from dataclasses import dataclass
 
-from games.engine import Move, State
-from games.play.selectors import game_row
-from games.play.services import play_seat
-from games.store import states
+from celery import Task, shared_task
+from django.conf import settings
+
+from bots.budget import strong_seconds
+from bots.policies import NEEDS_HISTORY, Decision, policy_for
+from games.engine import Move, State, legal_moves, view
+from games.play import selectors, services  # services queues this module's task: each reads the other at call time
+from games.store import notify, states
 from games.store.event_log import StaleSeq
 from games.store.models import Game, GameId
 from games.store.service_error import ServiceError
@@ -34,8 +42,19 @@ class BotMove:
     reason: str
 
 
-# (game, state, seat, level, rng, seconds) -> the move and why; seconds: a search's budget (None: the default)
-Chooser = Callable[[Game, State, int, str, random.Random, "float | None"], BotMove]
+def choose(
+    game: Game, state: State, seat: int, level: str, rng: random.Random, seconds: float | None = None
+) -> BotMove:
+    """The move the bot of `level` makes for `seat`, and why: it sees only that seat's view, its legal moves and,
+    for the levels that read it, the game's events so far as that seat saw them. `seconds`: the search's budget
+    (TTR_STRONG_SECONDS when None)."""
+    history = selectors.history_for(game, seat=seat) if level in NEEDS_HISTORY else ()
+    budget = strong_seconds() if seconds is None else min(seconds, strong_seconds())
+    decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, budget)
+    started = time.perf_counter()
+    choice = policy_for(level)(decision)
+    metrics.BOT_SECONDS.labels(level).observe(time.perf_counter() - started)
+    return BotMove(choice.move, choice.reason)
 
 
 @dataclass(frozen=True)
@@ -55,17 +74,16 @@ def bot_decision(game: Game, state: State, levels: dict[int, str]) -> tuple[int,
 
 def bot_waits(game_id: GameId, seq: int) -> str | None:
     """The level of a bot the game waits for at `seq`, if it waits for one."""
-    game = game_row(game_id)
+    game = selectors.game_row(game_id)
     decision = bot_decision(game, states.state_at(game.pk, seq), game.bot_levels)
     return decision[1] if decision else None
 
 
-def play_turns(
-    game_id: GameId, seq: int, choose: Chooser, *, plays: Callable[[str], bool] = lambda level: True,
-    one_of: Callable[[str], bool] = lambda level: False,
-) -> Turns:
+def play_turns(game_id: GameId, seq: int, *, searches: bool = True, one_search: bool = False) -> Turns:
+    """`searches`: whether this caller plays a strong bot's decision (the search queue's task does); `one_search`:
+    whether it stops after one (so strong games take turns on their queue)."""
     try:
-        game = game_row(game_id)  # the game and its seats in one query
+        game = selectors.game_row(game_id)  # the game and its seats in one query
     except ServiceError:
         return Turns(0, seq, None)
     if game.seq > seq:
@@ -80,21 +98,46 @@ def play_turns(
         if decision is None:
             break
         seat, level = decision
-        if not plays(level):
+        if level == "strong" and not searches:
             return Turns(played, game.seq, level)  # another queue takes the game from here
-        choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng, None)
+        choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng)
         try:
             with metrics.moves_via("bot"):
-                move = play_seat(game, seat=seat, expected_seq=game.seq, move=choice.move, by_bot=True, reason=choice.reason)
+                move = services.play_seat(
+                    game, seat=seat, expected_seq=game.seq, move=choice.move, by_bot=True, reason=choice.reason
+                )
         except (StaleSeq, ServiceError):
             # Someone moved first: look again, seats included. A resignation meanwhile hands its seat to a bot, and
             # the task it queued may have found this one's moves already past its seq and left the seat to us.
-            game = game_row(game_id)
+            game = selectors.game_row(game_id)
             levels = game.bot_levels
             continue
         played += 1
         if move.finished:
             break
-        if one_of(level):
+        if level == "strong" and one_search:
             return Turns(played, game.seq, level)  # the other games of that level go first
     return Turns(played, game.seq, None)
+
+
+@shared_task(ignore_result=True, acks_late=True, bind=True)
+def play_bot_turns(self: Task[[str, int], int], game_id: str, seq: int) -> int:
+    eager = bool(self.request.is_eager)  # an inline run (tests) plays every level, strong games whole
+    turns = play_turns(game_id, seq, searches=_on_search_queue(self), one_search=not eager)
+    if turns.next_level:
+        bots_may_play(game_id, turns.seq, turns.next_level)
+    return turns.played
+
+
+def _on_search_queue(task: Task[[str, int], int]) -> bool:
+    """Whether this delivery came through the search queue (an eager call, in tests, plays every level)."""
+    if task.request.is_eager:
+        return True
+    delivery = task.request.delivery_info or {}
+    return delivery.get("routing_key") == settings.TTR_STRONG_QUEUE
+
+
+def bots_may_play(game_id: GameId, seq: int, level: str | None = None) -> None:
+    """A bot decides next at `seq`: queue its turns (the task does nothing if the game has moved on). A strong
+    bot's turns go to the search queue (settings.TTR_STRONG_QUEUE), so a search never delays other games."""
+    notify.send(play_bot_turns, str(game_id), seq, queue=settings.TTR_STRONG_QUEUE if level == "strong" else None)

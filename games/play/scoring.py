@@ -1,13 +1,15 @@
 """Scoring an ended game, once: the `game_scored` event and, for a ranked game, the rating changes.
 
-`game_score_and_rate` is what the `score_game` task runs. The game row is locked and the event appended at
-the game's seq in the same transaction as the ratings, so however often and however concurrently it runs,
-the game is scored and rated exactly once. A game whose log already holds its score (a `game_scored` event,
-or an old-shape `game_ended` with the score inside) is left alone.
+`game_score_and_rate` is what the `score_game` task runs: queued after the commit that ends the game, and again
+by the sweep while the game is unscored. The game row is locked and the event appended at the game's seq in the
+same transaction as the ratings, so however often and however concurrently it runs, the game is scored and rated
+exactly once. A game whose log already holds its score (a `game_scored` event, or an old-shape `game_ended` with
+the score inside) is left alone.
 """
 
 from __future__ import annotations
 
+from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,6 +21,11 @@ from games.play.models import RatingChange
 from games.store import event_log, notify, states
 from games.store.models import Game, GameId, map_name
 from games.trust import chance, signing
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def score_game(game_id: str) -> bool:
+    return game_score_and_rate(game_id)
 
 
 def game_score_and_rate(game_id: GameId) -> bool:

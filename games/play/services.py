@@ -21,7 +21,7 @@ from games.engine import Move, State, begin, step
 from games.engine.events import SeatResigned
 from games.engine.state import SETUP_TICKETS
 from games.people import inbox
-from games.play import game_caps, invitations
+from games.play import bot_turns, game_caps, invitations, scoring
 from games.store import event_log, notify, states
 from games.store.models import BOT_LEVELS, Event, Game, GameId, Seat, map_name
 from games.store.service_error import ServiceError
@@ -276,10 +276,10 @@ def after_append(
     states.remember(game_id, seq, state)
     deciding = sorted(bot_seats.intersection(state.deciders()))
     if state.finished:
-        notify.game_ended(game_id)
+        notify.send(scoring.score_game, str(game_id))
     elif not by_bot and deciding:
         # First: the bot starts thinking while the viewers are told. A strong bot's search goes to its own queue.
-        notify.bots_may_play(game_id, seq, (levels or {}).get(deciding[0]))
+        bot_turns.bots_may_play(game_id, seq, (levels or {}).get(deciding[0]))
     notify.game_moved(game_id, seq)
 
 

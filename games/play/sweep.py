@@ -4,8 +4,8 @@ A decision past its deadline gets `turn_timed_out` and is played by the game's f
 a daily decision past WARN_SHARE of its time tells its person (games/clocks/low_time.py); a bot decision or an
 ended game's scoring whose task was lost is queued again (a bot's task once the game has been quiet
 TTR_LOST_TASK_SECONDS, then each time the quiet doubles: a queue that is only slow gets a few copies, not one a
-second). Everything it looks at is read from the log, so a restart loses nothing. The bots' choices come from
-the caller (`choose`), as in games/play/bot_turns.py.
+second). Everything it looks at is read from the log, so a restart loses nothing. The fallback bot's move is
+`bot_turns.choose`'s, as a bot seat's.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games.clocks import low_time, turn_clocks
 from games.engine.events import TurnTimedOut
-from games.play import bot_turns
+from games.play import bot_turns, scoring
 from games.play.selectors import game_row
 from games.play.services import play_seat
 from games.store import notify, states
@@ -36,22 +36,22 @@ logger = logging.getLogger(__name__)
 SWEEP_SEARCH_SECONDS = 0.25
 
 
-def sweep(choose: bot_turns.Chooser, *, now: datetime | None = None) -> dict[str, int]:
+def sweep(*, now: datetime | None = None) -> dict[str, int]:
     now = now or timezone.now()
     quiet = now - timedelta(seconds=settings.TTR_LOST_TASK_SECONDS)
     timed_out = requeued = 0
     for active in turn_clocks.active_games():
         if turn_clocks.may_be_overdue(active, now=now) and _due(active, now):
             game = game_row(active.id)
-            timed_out += time_out(game, now=now, choose=choose)
+            timed_out += time_out(game, now=now)
             if game.speed == "daily" and game.status == Game.Status.ACTIVE:
                 _next_look[game.pk] = (game.seq, low_time.warn(game, now=now))
         if active.has_bots and looks_lost(now - active.last_at) and (level := bot_turns.bot_waits(active.id, active.seq)):
-            notify.bots_may_play(active.id, active.seq, level)
+            bot_turns.bots_may_play(active.id, active.seq, level)
             requeued += 1
     unscored = turn_clocks.unscored_games(quiet)
     for game_id in unscored:
-        notify.game_ended(game_id)
+        notify.send(scoring.score_game, str(game_id))
     done = {"timed_out": timed_out, "bots_requeued": requeued, "scoring_requeued": len(unscored)}
     for action, count in done.items():
         if count:
@@ -89,7 +89,7 @@ def _due(active: turn_clocks.ActiveGame, now: datetime) -> bool:
     return seq != active.seq or (moment is not None and moment <= now)
 
 
-def time_out(game: Game, *, now: datetime, choose: bot_turns.Chooser) -> int:
+def time_out(game: Game, *, now: datetime) -> int:
     """Play every decision of `game` that is past its deadline with the fallback bot; how many were played."""
     played = 0
     rng = random.SystemRandom()
@@ -103,7 +103,7 @@ def time_out(game: Game, *, now: datetime, choose: bot_turns.Chooser) -> int:
         daily = game.speed == "daily"
         seconds = (game.days_per_move or 0) * turn_clocks.day().total_seconds() if daily else game.turn_seconds
         expired = TurnTimedOut(seat=seat, seconds=int(seconds or 0), bot=level)
-        choice = choose(game, state, seat, level, rng, SWEEP_SEARCH_SECONDS)
+        choice = bot_turns.choose(game, state, seat, level, rng, SWEEP_SEARCH_SECONDS)
         try:
             with metrics.moves_via("sweep"):
                 move = play_seat(

@@ -1,7 +1,8 @@
 """Post-game analysis, the server's part: asking for it, running it on its worker, storing it once, serving it.
 
-The judging itself is the bots' (bots/analysis.py): the task on the analysis queue (bots/tasks.py) hands `run` the
-function that judges a log, so `games` never imports `bots`. An analysis reads a finished game's log and writes
+The judging itself is the bots' (bots/analysis.py, pure, called here as the engine is), run by the task
+`analyse_game` on the analysis queue (settings.TTR_ANALYSIS_QUEUE) with the budget of the settings
+(TTR_ANALYSIS_SAMPLES, TTR_ANALYSIS_SINGLE). An analysis reads a finished game's log and writes
 only its own rows (`Analysis`, `SeatAnalysis`): the game's log never changes. It keeps the seq and hash of the log's
 last event it read, so an answer says when the log no longer holds what was analysed.
 """
@@ -9,20 +10,21 @@ last event it read, so an answer says when the log no longer holds what was anal
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
+from celery import shared_task
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
-from games.engine import Event as EngineEvent
+from bots import analysis as judge
+from bots.analysis import Budget, GameAnalysis, Judgement
 from games.engine.codec import move_to_dict
 from games.engine.events import GameAborted
-from games.engine.moves import Move
 from games.engine.played import NotReplayable
 from games.review.models import Analysis, SeatAnalysis
 from games.store import event_log, notify
@@ -31,44 +33,7 @@ from games.store.service_error import ServiceError
 from games.store.viewers import seat_of
 from games.trust.verify import chain_problems
 
-ANALYSE_GAME = "bots.tasks.analyse_game"
 TREND_GAMES = 20  # the player's page: the trend of their mean loss over this many analysed games
-
-
-class Judged(Protocol):
-    """What `run` reads of one judged decision (bots/analysis.py `Judgement`)."""
-
-    @property
-    def seq(self) -> int: ...
-    @property
-    def seat(self) -> int: ...
-    @property
-    def played(self) -> Move: ...
-    @property
-    def best(self) -> Move: ...
-    @property
-    def lead(self) -> float: ...
-    @property
-    def loss(self) -> float: ...
-    @property
-    def stderr(self) -> float: ...
-    @property
-    def mark(self) -> str | None: ...
-    @property
-    def reason(self) -> str: ...
-    @property
-    def samples(self) -> int: ...
-
-
-class Analysed(Protocol):
-    @property
-    def judgements(self) -> Sequence[Judged]: ...
-    @property
-    def final_leads(self) -> Mapping[int, int]: ...
-
-
-Progress = Callable[[int, int], None]
-Analyser = Callable[[Sequence[EngineEvent], Progress], Analysed]
 
 
 # Asking
@@ -114,7 +79,7 @@ def _aborted(game: Game) -> bool:
 
 
 def _send(game_id: GameId) -> None:
-    notify.send(ANALYSE_GAME, str(game_id), queue=settings.TTR_ANALYSIS_QUEUE)
+    notify.send(analyse_game, str(game_id), queue=settings.TTR_ANALYSIS_QUEUE)
 
 
 def analysis_sweep(*, now: datetime | None = None) -> int:
@@ -146,8 +111,13 @@ def analysis_sweep(*, now: datetime | None = None) -> int:
 # Running (on the analysis queue's worker)
 
 
-def analysis_run(game_id: GameId, *, analyser: Analyser, bot: str, budget: Mapping[str, int]) -> str:
-    """Judge the game's log with `analyser` and store the result once; what became of the request ("done",
+@shared_task(ignore_result=True, acks_late=True)
+def analyse_game(game_id: str) -> str:
+    return analysis_run(game_id)
+
+
+def analysis_run(game_id: GameId) -> str:
+    """Judge the game's log (bots/analysis.py) and store the result once; what became of the request ("done",
     "failed", or why nothing ran: "missing", "done already", "running elsewhere")."""
     started = timezone.now()
     with transaction.atomic():
@@ -165,16 +135,23 @@ def analysis_run(game_id: GameId, *, analyser: Analyser, bot: str, budget: Mappi
     rows = list(event_log.rows_between(game.pk, 0, game.seq))
     mine = Analysis.objects.filter(game_id=game_id, started_at=started)  # this run's row (a taken-over run writes nothing)
     cpu = time.process_time()
+    budget = Budget(settings.TTR_ANALYSIS_SAMPLES, settings.TTR_ANALYSIS_SINGLE)
+    events = [event_log.engine_event(row) for row in rows]
+    progress = _Progress(mine)
+    judgements = []
     try:
-        result = analyser([event_log.engine_event(row) for row in rows], _progress_writer(mine))
+        for judgement, total in judge.judging(events, budget, seed=str(game_id)):
+            judgements.append(judgement)
+            progress.write(len(judgements), total)
     except NotReplayable as error:
         mine.update(status=Analysis.Status.FAILED, error=str(error)[:300], finished_at=timezone.now())
         return "failed"
+    result = GameAnalysis.of(events, judgements)
     decisions = [_decision(j) for j in result.judgements]
     with transaction.atomic():
         written = mine.update(
-            status=Analysis.Status.DONE, progress=1.0, finished_at=timezone.now(), bot=bot, budget=dict(budget),
-            seq=game.seq, head_hash=rows[-1].hash if rows else "", decisions=decisions,
+            status=Analysis.Status.DONE, progress=1.0, finished_at=timezone.now(), bot=judge.VERSION,
+            budget=budget.as_dict(), seq=game.seq, head_hash=rows[-1].hash if rows else "", decisions=decisions,
             leads=_leads(result, game.seq), cpu_seconds=round(time.process_time() - cpu, 2), error="",
         )
         if written:
@@ -182,20 +159,20 @@ def analysis_run(game_id: GameId, *, analyser: Analyser, bot: str, budget: Mappi
     return "done" if written else "taken over"
 
 
-def _progress_writer(mine: QuerySet[Analysis]) -> Progress:
-    """Progress written at most once a second (each write is a round trip)."""
-    last = [0.0]
+class _Progress:
+    """A run's progress, written at most once a second (each write is a round trip)."""
 
-    def write(done: int, total: int) -> None:
+    def __init__(self, mine: QuerySet[Analysis]) -> None:
+        self.mine, self.last = mine, 0.0
+
+    def write(self, done: int, total: int) -> None:
         now = time.monotonic()
-        if now - last[0] >= 1.0 or done == total:
-            last[0] = now
-            mine.update(progress=round(done / total, 3) if total else 1.0)
-
-    return write
+        if now - self.last >= 1.0 or done == total:
+            self.last = now
+            self.mine.update(progress=round(done / total, 3) if total else 1.0)
 
 
-def _decision(j: Judged) -> dict[str, Any]:
+def _decision(j: Judgement) -> dict[str, Any]:
     return {
         "seq": j.seq, "seat": j.seat, "played": move_to_dict(j.played), "best": move_to_dict(j.best),
         "lead": round(j.lead, 2), "loss": round(j.loss, 2), "stderr": round(j.stderr, 2), "mark": j.mark,
@@ -203,7 +180,7 @@ def _decision(j: Judged) -> dict[str, Any]:
     }
 
 
-def _leads(result: Analysed, last_seq: int) -> list[dict[str, Any]]:
+def _leads(result: GameAnalysis, last_seq: int) -> list[dict[str, Any]]:
     """The evaluation graph: at each decision every seat's latest estimate of its final lead; at the end the true
     final leads."""
     latest: dict[str, float] = {}
@@ -218,7 +195,7 @@ def _leads(result: Analysed, last_seq: int) -> list[dict[str, Any]]:
     return points
 
 
-def _store_seats(game: Game, judgements: Sequence[Judged]) -> None:
+def _store_seats(game: Game, judgements: Sequence[Judgement]) -> None:
     users = {s.number: s.user_id for s in game.seats.all()}
     rows = []
     for seat in sorted(users):

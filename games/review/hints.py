@@ -1,17 +1,15 @@
 """Hints: in an unranked game where every other seat is a bot, a player may ask the strong bot what it would play.
 
 The advice comes from the seat's own information only (its view, its legal moves, the game's events as it saw
-them), with a short budget (TTR_HINT_SECONDS) in the web process. Asking is recorded in the game's log
-(`hint_used`, once per decision however often it is asked) and counted on the seat (`Seat.hints`, shown in the
-game's summary). `games` never imports `bots`: the bots' app registers the advisor when Django starts
-(bots/apps.py), as the realtime code registers itself with `notify`.
+them), with a short budget (TTR_HINT_SECONDS) in the web process: the bots' `advise` (bots/advice.py, pure, as
+the engine is). Asking is recorded in the game's log (`hint_used`, once per decision however often it is asked)
+and counted on the seat (`Seat.hints`, shown in the game's summary).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -19,8 +17,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 
-from games.engine import Event as EngineEvent
-from games.engine import PlayerView, State, legal_moves, redact, view
+from bots.advice import advise
+from games.engine import State, legal_moves, redact, view
 from games.engine.codec import move_to_dict
 from games.engine.events import HintUsed
 from games.engine.moves import Move
@@ -29,17 +27,9 @@ from games.store.models import Event, Game, GameId, Seat
 from games.store.service_error import ServiceError
 from games.store.viewers import seat_of
 
-# (the seat's view, its legal moves, its history, seconds, a seed) -> (move, reason)
-Advisor = Callable[[PlayerView, Sequence[Move], Sequence[EngineEvent], float, str], tuple[Move, str]]
-_advisor: Advisor | None = None
 _given: OrderedDict[tuple[str, int, int], tuple[Move, str]] = OrderedDict()  # (game, seq, seat): asked again
 _given_lock = threading.Lock()
 REMEMBERED = 256
-
-
-def register(advisor: Advisor) -> None:
-    global _advisor
-    _advisor = advisor
 
 
 def hint(game_id: GameId, *, user: AbstractBaseUser) -> dict[str, Any]:
@@ -113,18 +103,16 @@ def _hinted_seat(game: Game, user: AbstractBaseUser) -> int:
 
 
 def _advice(game: Game, state: State, seat: int, decided_at: int) -> tuple[Move, str]:
-    """The advisor's answer for the decision at `decided_at`, once per process (asked again, as after a reload,
+    """The strong bot's advice for the decision at `decided_at`, once per process (asked again, as after a reload,
     it gives the same hint)."""
     key = (str(game.pk), decided_at, seat)
     with _given_lock:
         given = _given.get(key)
     if given is not None:
         return given
-    if _advisor is None:
-        raise ServiceError("no_hints", "no advisor runs in this process", status=503)
     history = tuple(redact(event, seat) for event in event_log.events_between(game.pk, 0, decided_at))
     seconds = settings.TTR_HINT_SECONDS
-    given = _advisor(view(state, seat), legal_moves(state, seat), history, seconds, f"{game.pk}:{decided_at}")
+    given = advise(view(state, seat), legal_moves(state, seat), history, seconds, f"{game.pk}:{decided_at}")
     with _given_lock:
         _given[key] = given
         while len(_given) > REMEMBERED:

@@ -6,7 +6,8 @@ response goes on at once; a notice lost there is repaired by the web processes' 
 they serve (games/realtime/hub.py). The in-memory channel layer (embedded server) reaches only this process's
 sockets, so there the message goes to the loop that serves them, if this process serves any; another process's
 move (the Celery worker's) reaches them through that poll.
-Tasks are sent by name: `games` never imports `bots` (dependencies point one way, docs/DESIGN.md).
+A task is queued as the object its module defines (`send(task, ...)`), never by a name: each is defined beside
+the use case it runs, in the layer of the code that queues it (games/tasks.py gathers them for the worker).
 """
 
 from __future__ import annotations
@@ -18,19 +19,14 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from celery import current_app
+from celery import Task
 from channels import DEFAULT_CHANNEL_LAYER
 from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
-from django.conf import settings
 
 if TYPE_CHECKING:
     from games.store.models import GameId
 
 logger = logging.getLogger(__name__)
-
-PLAY_BOT_TURNS = "bots.tasks.play_bot_turns"
-SCORE_GAME = "games.tasks.score_game"
-
 
 # Set by games/realtime/hub.py when it is imported (a process that serves sockets): how a notice reaches this
 # process's sockets through the in-memory layer. Registered from below, so nothing here imports the realtime code.
@@ -89,24 +85,13 @@ def _sender() -> _Sender:
         return _the_sender
 
 
-def send(task: str, *args: str | int, queue: str | None = None) -> None:
-    """Queue the task `task` by name (run inline when the app is eager and knows the task, as in tests), on
-    `queue` when given, else the default queue."""
+def send(task: Task[..., Any], *args: str | int, queue: str | None = None) -> None:
+    """Queue `task` (run inline when the app is eager, as in tests), on `queue` when given, else the default
+    queue. Called after a commit: the sweeps (bots/tasks.py) find and queue again what a lost message left undone."""
     try:
-        signature = current_app.signature(task, args=args)
         if queue:
-            signature.apply_async(queue=queue)
+            task.apply_async(args, queue=queue)
         else:
-            signature.apply_async()
-    except Exception:  # the sweep (bots.tasks.sweep) finds and re-queues what a lost message left undone
-        logger.exception("could not queue %s%r", task, args)
-
-
-def bots_may_play(game_id: GameId, seq: int, level: str | None = None) -> None:
-    """A bot decides next at `seq`: queue its turns (the task does nothing if the game has moved on). A strong
-    bot's turns go to the search queue (settings.TTR_STRONG_QUEUE), so a search never delays other games."""
-    send(PLAY_BOT_TURNS, str(game_id), seq, queue=settings.TTR_STRONG_QUEUE if level == "strong" else None)
-
-
-def game_ended(game_id: GameId) -> None:
-    send(SCORE_GAME, str(game_id))
+            task.apply_async(args)
+    except Exception:
+        logger.exception("could not queue %s%r", task.name, args)

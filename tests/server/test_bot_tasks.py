@@ -1,4 +1,5 @@
-"""bots.tasks.play_bot_turns in-process (the real worker is in test_workers.py): races with humans."""
+"""A bot's turns in-process (the task games/play/bot_turns.play_bot_turns; the real worker is in test_workers.py):
+races with humans, the strong bots' queue, and the sweep's fallback moves."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from bots import tasks
 from games.engine import legal_moves
 from games.play import bot_turns, services
 from games.play import sweep as sweeping
-from games.store import notify, states
+from games.store import states
 from games.store.models import Event, Game, Seat
 from tests.server.helpers import seated_game
 
@@ -37,9 +37,9 @@ def test_a_bot_task_that_loses_a_race_to_a_human_goes_on_playing_the_bots(monkey
             real_play_seat(fresh, seat=0, expected_seq=fresh.seq, move=human, by_bot=False)
         return real_play_seat(game, **kwargs)
 
-    monkeypatch.setattr(bot_turns, "play_seat", human_first)
+    monkeypatch.setattr(services, "play_seat", human_first)
     seq = table.seq()
-    assert tasks.play_bot_turns(table.game_id, seq) >= 2  # then on, if a bot has the first turn
+    assert bot_turns.play_bot_turns(table.game_id, seq) >= 2  # then on, if a bot has the first turn
     kept = Event.objects.filter(game_id=table.game_id, seq__gt=seq, type="tickets_kept").values_list("seat", flat=True)
     assert sorted(kept) == [0, 1, 2]
     game = Game.objects.get(pk=table.game_id)
@@ -62,9 +62,9 @@ def test_a_bot_task_that_loses_a_race_to_a_resignation_plays_the_resigned_seat_t
             services.game_resign(game.pk, user=human)
         return real_play_seat(game, **kwargs)
 
-    monkeypatch.setattr(bot_turns, "play_seat", resign_first)
+    monkeypatch.setattr(services, "play_seat", resign_first)
     seq = table.seq()
-    tasks.play_bot_turns(table.game_id, seq)
+    bot_turns.play_bot_turns(table.game_id, seq)
     setup = Event.objects.filter(game_id=table.game_id, seq__gt=seq, type="tickets_kept").order_by("seq")[:3]
     assert sorted(e.seat for e in setup) == [0, 1, 2]  # the resigned seat's tickets chosen by its stand-in too
 
@@ -73,9 +73,9 @@ def test_a_task_for_a_seq_the_game_has_passed_does_nothing() -> None:
     table = seated_game("h", "usa", 2)
     Seat.objects.filter(game_id=table.game_id, number=1).update(bot="greedy")
     seq = table.seq()
-    assert tasks.play_bot_turns(table.game_id, seq - 1) == 0
+    assert bot_turns.play_bot_turns(table.game_id, seq - 1) == 0
     assert table.seq() == seq
-    assert tasks.play_bot_turns(table.game_id, seq) == 1 and table.seq() == seq + 1
+    assert bot_turns.play_bot_turns(table.game_id, seq) == 1 and table.seq() == seq + 1
 
 
 def test_the_sweep_plays_a_late_players_decision_with_a_strong_fallback_within_its_own_short_budget(
@@ -89,7 +89,7 @@ def test_the_sweep_plays_a_late_players_decision_with_a_strong_fallback_within_i
     seq = game.seq
     started = time.monotonic()
     late = timezone.now() + timedelta(seconds=11)  # both seats' ticket choices are late
-    played = sweeping.time_out(game, now=late, choose=tasks.choose)
+    played = sweeping.time_out(game, now=late)
     took = time.monotonic() - started
     kinds = list(Event.objects.filter(game_id=game.pk, seq__gt=seq).order_by("seq").values_list("type", "seat"))
     assert played == 2 and kinds == [("turn_timed_out", 0), ("tickets_kept", 0), ("turn_timed_out", 1), ("tickets_kept", 1)]
@@ -115,8 +115,10 @@ def test_a_task_on_the_search_queue_plays_one_strong_decision_and_queues_the_gam
     table = seated_game("strong-turns", "usa", 2)
     Seat.objects.filter(game_id=table.game_id).update(bot="strong")
     queued: list[tuple[str, int, str | None]] = []
-    monkeypatch.setattr(tasks, "_on_search_queue", lambda task: True)  # as if delivered through TTR_STRONG_QUEUE
-    monkeypatch.setattr(notify, "bots_may_play", lambda game_id, seq, level=None: queued.append((str(game_id), seq, level)))
+    monkeypatch.setattr(bot_turns, "_on_search_queue", lambda task: True)  # as if delivered through TTR_STRONG_QUEUE
+    monkeypatch.setattr(
+        bot_turns, "bots_may_play", lambda game_id, seq, level=None: queued.append((str(game_id), seq, level))
+    )
     seq = table.seq()
-    assert tasks.play_bot_turns(table.game_id, seq) == 1
+    assert bot_turns.play_bot_turns(table.game_id, seq) == 1
     assert table.seq() == seq + 1 and queued == [(str(table.game_id), seq + 1, "strong")]

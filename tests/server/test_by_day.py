@@ -14,7 +14,6 @@ from django.db import transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from bots.tasks import choose
 from games.lobby import matchmaker
 from games.lobby.models import QueueEntry
 from games.people import inbox
@@ -38,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 def sweep_at(seconds: float) -> dict[str, int]:
     """The sweep as it would run `seconds` from now (the clocks read the log's times and this `now`)."""
-    return sweeping.sweep(choose, now=timezone.now() + timedelta(seconds=seconds))
+    return sweeping.sweep(now=timezone.now() + timedelta(seconds=seconds))
 
 
 def kinds(username: str) -> list[str]:

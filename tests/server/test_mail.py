@@ -449,17 +449,18 @@ def test_an_address_the_server_refuses_holds_up_nobody(
     assert mail_of([held, waiting]) == ["pending", "sent"]
 
 
-def test_the_mail_task_and_the_confirmation_task_run_by_name(
+def test_the_mail_task_and_the_confirmation_task_run_and_beat_sends_the_mail_batch(
     smtp: MailServer, django_capture_on_commit_callbacks: Any
 ) -> None:
+    from games import tasks
     from ttr_server.celery import app
 
     ada = register("ada")
     ada_id = confirmed(ada, "ada@example.org", smtp, django_capture_on_commit_callbacks)
     notify_of(ada_id, "your_turn", "Your turn", create_game(ada)["id"])
-    assert app.signature(mail.MAIL_NOTIFICATIONS).apply_async().get() == 1
-    assert app.signature(mail.MAIL_CONFIRMATION, args=(ada_id, "old@example.org")).apply_async().get() is False
-    assert {"task": mail.MAIL_NOTIFICATIONS, "schedule": 60.0} in app.conf.beat_schedule.values()
+    assert tasks.mail_notifications.apply_async().get() == 1
+    assert mail.mail_confirmation.apply_async((ada_id, "old@example.org")).get() is False
+    assert {"task": tasks.mail_notifications.name, "schedule": 60.0} in app.conf.beat_schedule.values()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,6 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from bots import tasks as bots_tasks
 from games.lobby import matchmaker, pairing
 from games.lobby.models import QueueEntry
 from games.people.models import Notification
@@ -145,7 +146,7 @@ def test_the_worker_forms_valid_tables_from_a_queue_of_40_and_tells_each_member_
         def settled() -> bool | None:
             before = QueueEntry.objects.filter(status="matched").count()
             time.sleep(0.5)
-            notify.send(matchmaker.MATCH)  # as the beat does: the gaps widen with the wait
+            notify.send(matchmaker.match)  # as the beat does: the gaps widen with the wait
             time.sleep(0.5)
             return QueueEntry.objects.filter(status="matched").count() == before or None
 
@@ -170,7 +171,7 @@ def test_a_daily_game_whose_bank_runs_out_is_played_by_the_fallback_bot_through_
     table = seated_game("bank", speed="daily", days_per_move=1, bank_days=1)
 
     def timed_out() -> int | None:
-        notify.send("bots.tasks.sweep")
+        notify.send(bots_tasks.sweep)
         count = Event.objects.filter(game_id=table.game_id, type="turn_timed_out").count()
         return count if count == 2 else None
 

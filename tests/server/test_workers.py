@@ -2,12 +2,14 @@
 
 Every test here runs the worker of tests/server/worker.py against the test's PostgreSQL database and
 commits for real (transactional tests). The bots' policies, the clock rules and the rating arithmetic have
-their own unit tests; these prove the pieces meet: tasks travel, run once, and recover when lost.
+their own unit tests; these prove the pieces meet: the worker knows every task, tasks travel, run once, and
+recover when lost.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -16,17 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
-from games.play import scoring
+from bench.traffic.people import choose
+from bots import tasks as bots_tasks
+from games import tasks as games_tasks
+from games.play import bot_turns, scoring
 from games.play.models import RatingChange
 from games.review.models import Analysis
 from games.store import notify
 from games.store.models import Event, Game, Seat
 from tests.server.helpers import (
     body,
-    choose,
     create_game,
     finish_by_services,
     register,
@@ -46,6 +51,16 @@ def worker(tmp_path: Path) -> Iterator[Path]:
     log = tmp_path / "worker.log"
     with celery_worker(log, TTR_LOST_TASK_SECONDS="0.3"):
         yield log
+
+
+def test_the_worker_knows_every_task_games_queues_and_every_task_beat_names(worker: Path) -> None:
+    """Tasks are queued as objects, each defined beside its use case (games/tasks.py gathers them for the worker);
+    beat's schedule names its tasks by their module paths. The worker's banner lists the tasks it registered."""
+    listed = set(re.findall(r"^  \. ([\w.]+)$", worker.read_text(), re.MULTILINE))
+    queued = {getattr(games_tasks, name).name for name in games_tasks.__all__}
+    beat = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "games.play.bot_turns.play_bot_turns" in queued and "bots.tasks.sweep" in beat
+    assert queued | beat <= listed, (queued | beat) - listed
 
 
 def types_after(game_id: str, seq: int) -> list[tuple[str, int | None]]:
@@ -71,7 +86,7 @@ def test_a_ranked_game_of_bots_runs_to_the_end_through_the_worker_and_is_scored_
     changes = {c.user.username: c for c in RatingChange.objects.filter(game_id=game["id"]).select_related("user")}
     assert set(changes) == {"ann", "greedy-bot"}  # three greedy seats: one account, one change
     assert changes["ann"].place == 4 >= ann_place  # she resigned: rated last, whatever her seat scored
-    notify.game_ended(game["id"])  # a late duplicate of the scoring task changes nothing
+    notify.send(scoring.score_game, game["id"])  # a late duplicate of the scoring task changes nothing
     call_command("recompute_ratings")  # and the ratings rebuilt from the scored games are the stored ones
     wait_for(lambda: not Event.objects.filter(game_id=game["id"], seq__gt=len(types)).exists() or None, 1)
     assert RatingChange.objects.filter(game_id=game["id"]).count() == 2 and len(types_after(game["id"], 0)) == len(types)
@@ -116,8 +131,8 @@ def a_bot_seat_that_nobody_has_queued() -> tuple[str, int]:
 
 def test_a_bot_task_delivered_twice_appends_one_move(worker: Path) -> None:
     game_id, seq = a_bot_seat_that_nobody_has_queued()
-    notify.bots_may_play(game_id, seq)
-    notify.bots_may_play(game_id, seq)  # the broker delivers it again (two threads take them at once)
+    bot_turns.bots_may_play(game_id, seq)
+    bot_turns.bots_may_play(game_id, seq)  # the broker delivers it again (two threads take them at once)
     wait_for(lambda: types_after(game_id, seq) or None, WORKER_SECONDS)
     wait_for(lambda: "play_bot_turns" in worker.read_text() and worker.read_text().count("succeeded") >= 2, WORKER_SECONDS)
     assert types_after(game_id, seq) == [("tickets_kept", 1)]
@@ -126,7 +141,7 @@ def test_a_bot_task_delivered_twice_appends_one_move(worker: Path) -> None:
 def test_a_lost_bot_task_is_recovered_by_the_sweep(worker: Path) -> None:
     game_id, seq = a_bot_seat_that_nobody_has_queued()
     time.sleep(0.5)  # nothing appended for longer than the worker's TTR_LOST_TASK_SECONDS: the task is lost
-    notify.send("bots.tasks.sweep")  # what beat sends every second
+    notify.send(bots_tasks.sweep)  # what beat sends every second
     wait_for(lambda: types_after(game_id, seq) or None, WORKER_SECONDS, lambda: worker.read_text()[-2000:])
     assert types_after(game_id, seq) == [("tickets_kept", 1)]
 
@@ -138,7 +153,7 @@ def test_a_timed_out_human_gets_turn_timed_out_and_a_fallback_move(worker: Path)
     Game.objects.filter(pk=table.game_id).update(turn_seconds=1)  # the API's shortest is 10 s: not in a test
     seq = table.seq()
     wait_for(lambda: _overdue(table.game_id), WORKER_SECONDS)
-    notify.send("bots.tasks.sweep")
+    notify.send(bots_tasks.sweep)
     wait_for(lambda: len(types_after(table.game_id, seq)) >= 4 or None, WORKER_SECONDS, lambda: worker.read_text()[-2000:])
     # Both seats were choosing their tickets at once: both are late, each gets the fact and a fallback move.
     assert types_after(table.game_id, seq)[:4] == [
@@ -170,8 +185,8 @@ def test_score_game_run_twice_at_once_scores_once(worker: Path) -> None:
     table = seated_game("p", "usa", 3, ranked=True)
     finish_by_services(table.game_id, random.Random(2), score=False)
     assert not scored(table.game_id)
-    notify.game_ended(table.game_id)
-    notify.game_ended(table.game_id)  # two worker threads
+    notify.send(scoring.score_game, table.game_id)
+    notify.send(scoring.score_game, table.game_id)  # two worker threads
     here = threading.Thread(target=_score_and_close, args=(table.game_id,))  # and this process
     here.start()
     here.join()
