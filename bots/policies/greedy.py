@@ -2,28 +2,41 @@
 
 `choose(decision)` reads only the seat's view and the board data, and always returns one of the legal moves,
 with the reason (reasons.py); `choose_move(view, moves)` is the move alone (the strong bot's search uses it).
-The rules of thumb it shares with greedy-lite, the strong bot's playout policy, are situation.py's.
 It keeps the tickets whose shared network fits its trains, claims planned routes as soon as it can pay for them
 (long ones first, tunnels only with cards to spare), draws the colours the plan still misses, builds a station
 only to reconnect a cut ticket, draws new tickets once all its tickets are done, and near the end of the game
 (C-END-1) plays for points: the longest routes it can pay for, and on its last turn the claim worth most.
+
+Its own choices are here, down to which payment to make and which face-up card to take. The rules of thumb it
+shares with greedy-lite, the strong bot's playout policy, are situation.py's (the cards a plan takes among them),
+and the plans plan.py's: a decision goes down to them and comes back, and neither calls this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from games.engine import moves as mv
 from games.engine.cards import LOCOMOTIVE
+from games.engine.moves import Payment
 from games.engine.state import KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT
 from games.engine.view import PlayerView
 
 from .decision import Choice, Decision
-from .greedy_cards import cards_missing, cheapest_payment, locomotive_slot, market_choice, needs, payment_cost
 from .plan import Position, claimable, completed, plan_network, position
 from .reasons import explain
-from .situation import Situation, plan_links, points_length, risky_tunnel, station_city, wants_tickets
+from .situation import (
+    ANY,
+    Situation,
+    cards_missing,
+    needs,
+    plan_links,
+    points_length,
+    risky_tunnel,
+    station_city,
+    wants_tickets,
+)
 
 SETUP_RESERVE = 15  # trains kept out of the opening plan: routes get cut, detours cost, and tickets come later
 KEEP_RESERVE = 4  # and out of a plan made mid-game, when the board is known better
@@ -31,6 +44,9 @@ TRAIN_COST = 0.2  # per train a ticket set's plan takes: longer plans take turns
 STATION_COST = 6.0  # a planned station: the 4 points an unbuilt one keeps (E-STA-4) and its cards
 HOARD = 12  # ... and any route is, once the hand holds this many cards
 HOPELESS = 4  # near the end, a plan missing more cards than this will not be finished: take points instead
+LOCOMOTIVE_COST = 3.0  # a locomotive pays for any colour and any ferry: spend one only when no colour will do
+NEEDED_COST = 1.0  # a card some other planned route still needs
+SPARE_COST = 0.1  # a card nothing needs: almost free, but fewer cards spent is still better
 
 
 def choose(decision: Decision) -> Choice:
@@ -154,9 +170,25 @@ def _other_needs(s: GreedySituation, route_id: str) -> dict[str, int]:
 
 
 def cheapest_claim(options: list[mv.ClaimRoute], hand: Mapping[str, int], other_needs: Mapping[str, int]) -> mv.ClaimRoute:
-    """The claim among `options` (one route's) whose payment costs the hand least (greedy_cards.payment_cost)."""
+    """The claim among `options` (one route's) whose payment costs the hand least (`payment_cost`)."""
     paid = cheapest_payment((m.cards for m in options), hand, other_needs)
     return next(m for m in options if m.cards == paid)
+
+
+def payment_cost(paid: Payment, hand: Mapping[str, int], other_needs: Mapping[str, int]) -> float:
+    """What a payment costs the rest of the plan: locomotives dearly, needed colours more than spare ones."""
+    cost = 0.0
+    for kind, n in paid:
+        if kind == LOCOMOTIVE:
+            cost += LOCOMOTIVE_COST * n
+            continue
+        spare = max(0, hand.get(kind, 0) - other_needs.get(kind, 0))
+        cost += SPARE_COST * n + NEEDED_COST * max(0, n - spare)
+    return cost
+
+
+def cheapest_payment(payments: Iterable[Payment], hand: Mapping[str, int], other_needs: Mapping[str, int]) -> Payment:
+    return min(payments, key=lambda paid: payment_cost(paid, hand, other_needs))
 
 
 def _claim_planned(s: GreedySituation, moves: Sequence[mv.Move], claims: Claims) -> mv.Move | None:
@@ -273,6 +305,24 @@ def _draw_card(s: GreedySituation, moves: Sequence[mv.Move], second: bool) -> mv
             return chosen
     blind = mv.DrawCard("deck")
     return blind if blind in draws else draws[0]
+
+
+def market_choice(market: Sequence[str | None], missing: Mapping[str, int], hand: Mapping[str, int]) -> int | None:
+    """The face-up slot with the colour the plan misses most; failing that, when a gray route needs `ANY`
+    colour, the colour the hand holds most of (sets grow); None when no face-up colour helps."""
+    def value(card: str) -> tuple[int, int]:
+        return missing.get(card, 0), hand.get(card, 0)
+
+    useful = [
+        slot
+        for slot, card in enumerate(market)
+        if card is not None and card != LOCOMOTIVE and (missing.get(card, 0) > 0 or missing.get(ANY, 0) > 0)
+    ]
+    return max(useful, key=lambda slot: value(market[slot] or ""), default=None)
+
+
+def locomotive_slot(market: Sequence[str | None]) -> int | None:
+    return next((slot for slot, card in enumerate(market) if card == LOCOMOTIVE), None)
 
 
 def _wants_locomotive(s: GreedySituation) -> bool:

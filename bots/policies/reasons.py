@@ -11,8 +11,8 @@ from games.engine.board import Board
 from games.engine.cards import LOCOMOTIVE
 from games.engine.view import PlayerView
 
-from .greedy_cards import cards_missing
 from .plan import Plan, Position, cheapest_path, completed, plan_network, position
+from .situation import cards_missing
 
 DASH = "\u2013"  # an en dash between two city names
 

@@ -12,8 +12,8 @@ soon as the hand pays for it, at the payment that spends fewest locomotives; els
 plan misses, else a blind draw; a tunnel paid when it can be; the fewest tickets, those its plan serves best.
 About four times cheaper a move than `greedy.choose_move`. What it decides as the greedy bot does (when to draw
 tickets, which claims build the plan, which tunnels are too risky, which station, which long routes are worth
-their trains, which cards the plan misses) it asks situation.py and greedy_cards.py, over the `Situation` it
-builds from the State (`situation_of`). Each seat keeps its plan through the playout (`Plans`) and plans again
+their trains, which cards the plan misses) it asks situation.py, over the `Situation` it builds from the State
+(`situation_of`). Each seat keeps its plan through the playout (`Plans`) and plans again
 only when the board breaks it (a planned route taken or barred, new tickets, a station to build): replanning
 after every claim on the board took most of a playout's time and changed almost no plan.
 
@@ -40,9 +40,18 @@ from games.engine.rules import can_build_station, can_draw_second_card, claimabl
 from games.engine.scoring import final_totals
 from games.engine.state import FINISHED, KEEP_TICKETS, SECOND_CARD, SETUP_TICKETS, TUNNEL_PAYMENT, State
 
-from .greedy_cards import Flexible, need_parts_of, needs_of
 from .plan import SMALL_GAME, Plan, Position, plan_network
-from .situation import Situation, endgame, risky, station_city, wants_tickets, worth_length
+from .situation import (
+    Flexible,
+    Situation,
+    endgame,
+    need_parts_of,
+    needs_of,
+    risky,
+    station_city,
+    wants_tickets,
+    worth_length,
+)
 
 OTHERS_DRAW_TICKETS = {"usa": True, "europe": False}  # by map: the other seats draw tickets as greedy does (USA
 # 2-player +1.5 +- 2.2 points a game, level elsewhere; Europe 4-player fell from 45.0 % to 39.5 % of 200 games)
@@ -299,9 +308,7 @@ class Known:
         """`need_parts` of the routes still to claim (asked only by a seat that draws cards), read from the State:
         a twin of one of those routes is open to the seat when nobody has it and the seat has the trains."""
         if self.parts is None:
-            owner, trains = state.route_owner, self.mine[0]
-            self.parts = need_parts_of(state.board.name, self.building,
-                                       lambda twin: twin.id not in owner and twin.length <= trains)
+            self.parts = need_parts_of(state.board.name, self.building, state.route_owner, self.mine[0])
         return self.parts
 
     def situation(self, state: State, seat: int) -> Situation:
