@@ -16,9 +16,9 @@ from rest_framework import serializers
 
 from games.api.fields import ObjectSerializer
 from games.api.moves_schema import MOVE_SCHEMA
-from games.api.typed_schema import TypedField
+from games.api.typed_schema import DataclassSchema  # noqa: F401  # (imported, it describes the dataclasses views name)
 from games.people.models import NOTIFICATION_KINDS
-from games.play.shapes import GameSummary
+from games.play.shapes import GameSummary, LeaderboardEntry
 from games.store.models import BOT_LEVELS
 from games.store.shape_marks import Schema
 
@@ -35,6 +35,11 @@ class Page:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameList(Page):
     results: tuple[GameSummary, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Leaderboard(Page):
+    results: tuple[LeaderboardEntry, ...]
 
 
 class RegisteredSerializer(ObjectSerializer):
@@ -79,70 +84,6 @@ class ErrorSerializer(ObjectSerializer):
     field = serializers.CharField(required=False, allow_null=True, help_text="the request field at fault")
     fields = serializers.DictField(  # type: ignore[assignment]  # a declared field (see EventSerializer.data)
         child=serializers.CharField(), required=False, help_text="field -> problem"
-    )
-
-
-class MapRatingSerializer(ObjectSerializer):
-    rating = serializers.FloatField(help_text="the rating shown: mu - 3 sigma")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    provisional = serializers.BooleanField(help_text="fewer than 5 rated games on this map")
-    games = serializers.IntegerField(min_value=0)
-    wins = serializers.IntegerField(min_value=0)
-
-
-class LeaderboardEntrySerializer(MapRatingSerializer):
-    username = serializers.CharField()
-    bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
-
-
-class LeaderboardSerializer(ObjectSerializer):
-    count = serializers.IntegerField()
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
-    results = LeaderboardEntrySerializer(many=True)
-
-
-class RatingsByMapSerializer(ObjectSerializer):
-    europe = MapRatingSerializer()
-    usa = MapRatingSerializer()
-
-
-class RatingHistorySerializer(ObjectSerializer):
-    game = serializers.UUIDField(allow_null=True, help_text="null: a private game (a public page names none)")
-    map = serializers.ChoiceField(choices=["europe", "usa"])
-    place = serializers.IntegerField(min_value=1, help_text="the best place of the player's seats")
-    before = serializers.FloatField(help_text="the rating shown before the game")
-    after = serializers.FloatField(help_text="the rating shown after the game")
-    at = serializers.DateTimeField()
-    mu_before = serializers.FloatField()
-    sigma_before = serializers.FloatField()
-    mu_after = serializers.FloatField()
-    sigma_after = serializers.FloatField()
-
-
-class TrendPointSerializer(ObjectSerializer):
-    game = serializers.UUIDField(allow_null=True, help_text="null: a private game (a public page names none)")
-    at = serializers.DateTimeField()
-    decisions = serializers.IntegerField(min_value=0)
-    mean_loss = serializers.FloatField(min_value=0)
-
-
-class MapAnalysisSerializer(ObjectSerializer):
-    games = serializers.IntegerField(min_value=1)
-    decisions = serializers.IntegerField(min_value=0)
-    mean_loss = serializers.FloatField(min_value=0)
-    trend = TrendPointSerializer(many=True, help_text="the last 20 analysed games, oldest first")
-
-
-class PlayerSerializer(ObjectSerializer):
-    username = serializers.CharField()
-    bot = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True, help_text="the level a bot account rates")
-    ratings = RatingsByMapSerializer(help_text="by map (unrated maps: the starting rating, 0 games)")
-    history = RatingHistorySerializer(many=True, help_text="rating changes, newest first (the last 50)")
-    recent_games = TypedField(tuple[GameSummary, ...], help_text="the player's last games, newest first")
-    analysis = serializers.DictField(
-        child=MapAnalysisSerializer(), help_text="by map: points lost per decision over the analysed games"
     )
 
 

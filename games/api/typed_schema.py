@@ -16,8 +16,7 @@ from datetime import datetime
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 from uuid import UUID
 
-from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
-from rest_framework import serializers
+from drf_spectacular.extensions import OpenApiSerializerExtension
 
 from games.api.moves_schema import MOVE_SCHEMA, PAYMENT_SCHEMA
 from games.engine import Event
@@ -27,7 +26,8 @@ from games.play.shapes import Cards, LoggedEvent
 from games.store.shape_marks import Absent, Schema, may_be_absent
 
 _SCALARS: dict[object, dict[str, Any]] = {
-    str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"}, float: {"type": "number"},
+    str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"},
+    float: {"type": "number", "format": "double"},
     datetime: {"type": "string", "format": "date-time"}, UUID: {"type": "string", "format": "uuid"},
 }
 
@@ -159,21 +159,3 @@ class DataclassSchema(OpenApiSerializerExtension):  # type: ignore[no-untyped-ca
 
         return component_schema(self.target, ref)
 
-
-class TypedField(serializers.JSONField):
-    """A serializer's field holding a typed value (`TypedField(tuple[GameSummary, ...])`): what it describes is
-    the type's schema, its dataclasses `$ref`s to their components (an answer still described by a serializer)."""
-
-    def __init__(self, hint: object, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.hint = hint
-
-
-class TypedFieldSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]  # (its registry)
-    target_class = TypedField
-
-    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
-        def ref(cls: type) -> dict[str, Any]:
-            return dict(auto_schema.resolve_serializer(cls, direction).ref)
-
-        return schema_of(self.target.hint, ref)

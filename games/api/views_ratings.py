@@ -16,7 +16,7 @@ from games.api.typed_json import to_json
 from games.api.views import GamesPagination
 from games.people import accounts
 from games.play import ratings, selectors
-from games.review import analyses
+from games.play.shapes import PlayerPage
 from games.store.models import MAP_CHOICES
 
 
@@ -33,7 +33,7 @@ class LeaderboardView(ApiView):
         operation_id="leaderboard",
         parameters=[LeaderboardQuery],
         responses={
-            200: r.LeaderboardSerializer,
+            200: r.Leaderboard,
             **error_responses(400, 401),
             404: OpenApiResponse(r.ErrorSerializer, description="a page past the last (`not_found`)"),
         },
@@ -44,7 +44,7 @@ class LeaderboardView(ApiView):
         map_name = q.parsed(LeaderboardQuery, request)["map"]
         paginator = GamesPagination()
         page = paginator.paginate_queryset(ratings.leaderboard(map_name), request, view=self) or []
-        return paginator.get_paginated_response([ratings.leaderboard_entry(rating) for rating in page])
+        return paginator.answer(r.Leaderboard, tuple(ratings.leaderboard_entry(rating) for rating in page))
 
 
 class PlayerView(ApiView):
@@ -54,7 +54,7 @@ class PlayerView(ApiView):
         operation_id="user_retrieve",
         parameters=[OpenApiParameter("username", q.USERNAME_IN_PATH, OpenApiParameter.PATH, description="in any case")],
         responses={
-            200: r.PlayerSerializer,
+            200: PlayerPage,
             **error_responses(401),
             404: OpenApiResponse(r.ErrorSerializer, description="no such user (`not_found`)"),
         },
@@ -65,6 +65,5 @@ class PlayerView(ApiView):
         user = None if "\x00" in username or len(username) > 100 else accounts.user_named(username)
         if user is None:
             return error("not_found", "no such user", 404)
-        profile = {**ratings.player_profile(user), "analysis": analyses.player_analysis(user)}
-        page = selectors.public_page(profile)
-        return Response({**page, "recent_games": [to_json(game) for game in page["recent_games"]]})
+        page = ratings.player_profile(user, analysis=selectors.player_analysis(user))
+        return Response(to_json(selectors.public_page(page)))

@@ -21,10 +21,9 @@ from the stored matches (`seat_places`) with the same arithmetic, reproducing ev
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -32,8 +31,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, QuerySet
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from games.play import selectors
+from games.play import selectors, shapes
 from games.play.models import RATING_MU, RATING_SIGMA, Rating, RatingChange
+from games.play.shapes import LeaderboardEntry, MapAnalysis, MapRating, PlayerPage, fields_of
 from games.store.models import MAP_CHOICES, BotAccount, Game, Seat
 
 MODEL = PlackettLuce(mu=RATING_MU, sigma=RATING_SIGMA)
@@ -268,23 +268,20 @@ def leaderboard(map_name: str) -> QuerySet[Rating]:
     )
 
 
-def rating_values(rating: Rating | Standing) -> dict[str, Any]:
-    return {
-        "rating": shown(rating.mu, rating.sigma),
-        "mu": rating.mu,
-        "sigma": rating.sigma,
-        "provisional": provisional(rating.games),
-        "games": rating.games,
-        "wins": rating.wins,
-    }
+def rating_values(rating: Rating | Standing) -> MapRating:
+    return MapRating(
+        rating=shown(rating.mu, rating.sigma), mu=rating.mu, sigma=rating.sigma, provisional=provisional(rating.games),
+        games=rating.games, wins=rating.wins,
+    )
 
 
-def leaderboard_entry(rating: Rating) -> dict[str, Any]:
-    return {"username": rating.user.username, "bot": bot_level(rating.user), **rating_values(rating)}
+def leaderboard_entry(rating: Rating) -> LeaderboardEntry:
+    return LeaderboardEntry(username=rating.user.username, bot=bot_level(rating.user), **fields_of(rating_values(rating)))
 
 
-def player_profile(user: User) -> dict[str, Any]:
-    """A player's (or bot account's) ratings on every map (the defaults where unrated), newest changes, last games."""
+def player_profile(user: User, *, analysis: Mapping[str, MapAnalysis]) -> PlayerPage:
+    """A player's (or bot account's) ratings on every map (the defaults where unrated), newest changes, last games,
+    and their `analysis` (games/review/analyses.py)."""
     level = bot_level(user)
     rated_maps = {r.map: r for r in Rating.objects.filter(user=user)}
     changes = RatingChange.objects.filter(user=user).order_by("-id")[:HISTORY]
@@ -292,25 +289,26 @@ def player_profile(user: User) -> dict[str, Any]:
     recent = (  # a public page names no private game
         selectors.listed(games).select_related("created_by").prefetch_related("seats__user").order_by("-created_at")
     )[:RECENT_GAMES]
-    return {
-        "username": user.username,
-        "bot": level,
-        "ratings": {m: rating_values(rated_maps.get(m) or Standing()) for m, _ in MAP_CHOICES},
-        "history": [history_entry(change) for change in changes],
-        "recent_games": [selectors.game_summary(game) for game in recent],
-    }
+    return PlayerPage(
+        username=user.username,
+        bot=level,
+        ratings={m: rating_values(rated_maps.get(m) or Standing()) for m, _ in MAP_CHOICES},
+        history=tuple(history_entry(change) for change in changes),
+        recent_games=tuple(selectors.game_summary(game) for game in recent),
+        analysis=analysis,
+    )
 
 
-def history_entry(change: RatingChange) -> dict[str, Any]:
-    return {
-        "game": str(change.game_id),
-        "map": change.map,
-        "place": change.place,
-        "before": shown(change.mu_before, change.sigma_before),
-        "after": shown(change.mu_after, change.sigma_after),
-        "at": change.at.isoformat(),
-        "mu_before": change.mu_before,
-        "sigma_before": change.sigma_before,
-        "mu_after": change.mu_after,
-        "sigma_after": change.sigma_after,
-    }
+def history_entry(change: RatingChange) -> shapes.RatingChange:
+    return shapes.RatingChange(
+        game=change.game_id,
+        map=change.map,
+        place=change.place,
+        before=shown(change.mu_before, change.sigma_before),
+        after=shown(change.mu_after, change.sigma_after),
+        at=change.at,
+        mu_before=change.mu_before,
+        sigma_before=change.sigma_before,
+        mu_after=change.mu_after,
+        sigma_after=change.sigma_after,
+    )

@@ -6,9 +6,11 @@ Once a game is finished everything is public.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
+from uuid import UUID
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
@@ -30,16 +32,21 @@ from games.play.shapes import (
     GameView,
     LegalMoves,
     LoggedEvent,
+    MapAnalysis,
     MyGame,
     MyGames,
     OpenSeat,
+    PlayerPage,
+    RatingChange,
     RematchOffer,
     Score,
     SeatResult,
     SeatSummary,
+    TrendPoint,
     fields_of,
     started_view,
 )
+from games.review import analyses
 from games.review.models import Analysis
 from games.store import event_log, game_rows, states
 from games.store.models import Event, Game, GameId, Seat
@@ -51,6 +58,7 @@ from games.trust import chance, signing
 from games.trust.models import Checkpoint
 
 Person = AbstractBaseUser | AnonymousUser  # who asks: a signed-in person or nobody in particular
+Named = TypeVar("Named", RatingChange, TrendPoint)  # what mentions a game on a player's page
 
 
 def game_summary(game: Game, *, viewer: Person | None = None) -> GameSummary:
@@ -127,17 +135,41 @@ def listed(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.filter(private=False)
 
 
-def public_page(profile: dict[str, Any]) -> dict[str, Any]:
+def public_page(page: PlayerPage) -> PlayerPage:
     """A player's page (GET /api/users/{name}) with the id of every private game it mentions (a rating change,
     an analysed game) left out as null: the page is public, the game is not."""
-    points = [*profile["history"]]
-    points += [point for by_map in profile.get("analysis", {}).values() for point in by_map["trend"]]
-    private = Game.objects.filter(pk__in={point["game"] for point in points}, private=True)
-    unlisted = {str(pk) for pk in private.values_list("pk", flat=True)}
-    for point in points:
-        if point["game"] in unlisted:
-            point["game"] = None
-    return profile
+    named = {change.game for change in page.history}
+    named |= {point.game for by_map in page.analysis.values() for point in by_map.trend}
+    unlisted = set(Game.objects.filter(pk__in=named - {None}, private=True).values_list("pk", flat=True))
+    return dataclasses.replace(
+        page,
+        history=tuple(_unnamed(change, unlisted) for change in page.history),
+        analysis={
+            name: dataclasses.replace(by_map, trend=tuple(_unnamed(point, unlisted) for point in by_map.trend))
+            for name, by_map in page.analysis.items()
+        },
+    )
+
+
+def _unnamed(mention: Named, unlisted: set[UUID]) -> Named:
+    return dataclasses.replace(mention, game=None) if mention.game in unlisted else mention
+
+
+def player_analysis(user: AbstractBaseUser) -> dict[str, MapAnalysis]:
+    """A player's analysed games by map (games/review/analyses.py), as their page shows them."""
+    return {
+        name: MapAnalysis(
+            games=by_map["games"], decisions=by_map["decisions"], mean_loss=by_map["mean_loss"],
+            trend=tuple(
+                TrendPoint(
+                    game=UUID(point["game"]), at=datetime.fromisoformat(point["at"]), decisions=point["decisions"],
+                    mean_loss=point["mean_loss"],
+                )
+                for point in by_map["trend"]
+            ),
+        )
+        for name, by_map in analyses.player_analysis(user).items()
+    }
 
 
 def game_row(game_id: GameId) -> Game:

@@ -227,3 +227,73 @@ class Score:
     scores: tuple[SeatResult, ...]
     winner_seats: tuple[int, ...]
     end_reason: str | None
+
+
+# Ratings (games/play/ratings.py) and a player's page.
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatedAccount:
+    username: str
+    bot: Annotated[BotLevel | None, Schema("the level a bot account rates")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MapRating:
+    rating: Annotated[float, Schema("the rating shown: mu - 3 sigma")]
+    mu: float
+    sigma: float
+    provisional: Annotated[bool, Schema("fewer than 5 rated games on this map")]
+    games: Annotated[int, Schema(minimum=0)]
+    wins: Annotated[int, Schema(minimum=0)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderboardEntry(MapRating, RatedAccount):  # (the account's fields first: the last base's come first)
+    pass
+
+
+PrivateGame = Annotated[UUID | None, Schema("null: a private game (a public page names none)")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatingChange:
+    game: PrivateGame
+    map: MapName
+    place: Annotated[int, Schema("the best place of the player's seats", minimum=1)]
+    before: Annotated[float, Schema("the rating shown before the game")]
+    after: Annotated[float, Schema("the rating shown after the game")]
+    at: datetime
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrendPoint:
+    game: PrivateGame
+    at: datetime
+    decisions: Annotated[int, Schema(minimum=0)]
+    mean_loss: Annotated[float, Schema(minimum=0)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapAnalysis:
+    games: Annotated[int, Schema(minimum=1)]
+    decisions: Annotated[int, Schema(minimum=0)]
+    mean_loss: Annotated[float, Schema(minimum=0)]
+    trend: Annotated[tuple[TrendPoint, ...], Schema("the last 20 analysed games, oldest first")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerPage(RatedAccount):
+    ratings: Annotated[
+        Mapping[str, MapRating],
+        Schema("by map (unrated maps: the starting rating, 0 games)", required=[m for m, _ in MAP_CHOICES]),
+    ]
+    history: Annotated[tuple[RatingChange, ...], Schema("rating changes, newest first (the last 50)")]
+    recent_games: Annotated[tuple[GameSummary, ...], Schema("the player's last games, newest first")]
+    analysis: Annotated[
+        Mapping[str, MapAnalysis], Schema("by map: points lost per decision over the analysed games")
+    ]
