@@ -157,7 +157,7 @@ class GameConsumer(QuickDispatch, LimitedSocket):  # QuickDispatch: ttr_server/o
             lines = await run_sync(self._chat_lines, self.chat_cursor, upto)
             self.chat_cursor = upto
             for line in lines:
-                await self.send_json({"type": "chat", **line.as_dict()})
+                await self.send_json({"type": "chat", **to_json(line)})
 
     def _chat_lines(self, after: int, upto: int) -> list[chat.Line]:
         return chat.visible(selectors.game_row(self.game_id), viewer=self.user, after=after, upto=upto)
