@@ -21,6 +21,7 @@ from games.people.models import NOTIFICATION_KINDS
 from games.play.shapes import GameSummary, LeaderboardEntry
 from games.store.models import BOT_LEVELS
 from games.store.shape_marks import Schema
+from games.table.chat import Line
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +41,22 @@ class GameList(Page):
 @dataclass(frozen=True, kw_only=True)
 class Leaderboard(Page):
     results: tuple[LeaderboardEntry, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatLines:
+    results: tuple[Line, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Muted:
+    username: str
+    muted: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reported:
+    reported: bool
 
 
 class RegisteredSerializer(ObjectSerializer):
@@ -145,27 +162,6 @@ class CheckpointSerializer(ObjectSerializer):
         help_text="base64 Ed25519 signature of the UTF-8 text 'ttr-checkpoint-v1', the game id, the seq and the head "
         "hash, one to a line (docs/CHECKPOINTS.md)"
     )
-
-
-class ChatLineSerializer(ObjectSerializer):
-    id = serializers.IntegerField(min_value=1)
-    channel = serializers.ChoiceField(["table", "spectators"])
-    username = serializers.CharField()
-    text = serializers.CharField()
-    at = serializers.DateTimeField()
-
-
-class ChatLinesSerializer(ObjectSerializer):
-    results = ChatLineSerializer(many=True)
-
-
-class MutedSerializer(ObjectSerializer):
-    username = serializers.CharField()
-    muted = serializers.BooleanField()
-
-
-class ReportedSerializer(ObjectSerializer):
-    reported = serializers.BooleanField()
 
 
 class AnalysisProgressSerializer(ObjectSerializer):

@@ -16,6 +16,7 @@ from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error_responses
 from games.api.fields import INT64_MAX
+from games.api.typed_json import to_json
 from games.people import accounts
 from games.play import selectors
 from games.store.service_error import ServiceError
@@ -24,14 +25,14 @@ from games.table import chat
 
 class ChatView(ApiView):
     @extend_schema(
-        parameters=[q.ChatQuery], responses={200: r.ChatLinesSerializer, **error_responses(400, 401, 404)},
+        parameters=[q.ChatQuery], responses={200: r.ChatLines, **error_responses(400, 401, 404)},
         description="The game's chat lines after `after` that you may read (the table; the spectators' channel "
         "too when you have no seat), not hidden, none by a person you muted; at most 200, oldest first.",
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         after = q.parsed(q.ChatQuery, request).get("after", 0)
-        return Response({"results": [line.as_dict() for line in chat.visible(game, viewer=request.user, after=after)]})
+        return Response(to_json(r.ChatLines(results=tuple(chat.visible(game, viewer=request.user, after=after)))))
 
 
 class ChatReportView(ApiView):
@@ -41,7 +42,7 @@ class ChatReportView(ApiView):
     @extend_schema(
         parameters=[OpenApiParameter("message_id", q.MESSAGE_ID_IN_PATH, OpenApiParameter.PATH, description="its `id`")],
         request=s.ChatReportSerializer,
-        responses={200: r.ReportedSerializer, **error_responses(400, 401, 403, 404, 413, 415)},
+        responses={200: r.Reported, **error_responses(400, 401, 403, 404, 413, 415)},
         description="Tell staff about a chat line you can read (once: a second report changes nothing).",
     )
     def post(self, request: Request, message_id: int) -> Response:
@@ -49,7 +50,7 @@ class ChatReportView(ApiView):
             raise ValidationError({"message_id": [f"must be at most {INT64_MAX}"]})
         data = s.valid_body(s.ChatReportSerializer, request.data if request.data else {})
         chat.report(message_id, reporter=signed_in(request.user), reason=data.get("reason", ""))
-        return Response({"reported": True})
+        return Response(to_json(r.Reported(reported=True)))
 
 
 class MuteView(ApiView):
@@ -57,7 +58,7 @@ class MuteView(ApiView):
 
     @extend_schema(
         parameters=[OpenApiParameter("username", q.USERNAME_IN_PATH, OpenApiParameter.PATH, description="in any case")],
-        request=None, responses={200: r.MutedSerializer, **error_responses(401, 403, 404, 409)},
+        request=None, responses={200: r.Muted, **error_responses(401, 403, 404, 409)},
         description="Stop receiving this person's chat lines, in every game (only you are affected).",
     )
     def post(self, request: Request, username: str) -> Response:
@@ -65,7 +66,7 @@ class MuteView(ApiView):
 
     @extend_schema(
         parameters=[OpenApiParameter("username", q.USERNAME_IN_PATH, OpenApiParameter.PATH, description="in any case")],
-        request=None, responses={200: r.MutedSerializer, **error_responses(401, 403, 404, 409)},
+        request=None, responses={200: r.Muted, **error_responses(401, 403, 404, 409)},
         description="Receive this person's chat lines again.",
     )
     def delete(self, request: Request, username: str) -> Response:
@@ -76,4 +77,4 @@ class MuteView(ApiView):
         if other is None:
             raise ServiceError("not_found", f"nobody is called {username}", status=404)
         chat.mute(signed_in(request.user), other, on=on)
-        return Response({"username": other.username, "muted": on})
+        return Response(to_json(r.Muted(username=other.username, muted=on)))

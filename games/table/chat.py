@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Annotated
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
@@ -27,6 +27,7 @@ from django.utils import timezone
 from games.store import notify, viewers
 from games.store.models import Game, GameId
 from games.store.service_error import ServiceError
+from games.store.shape_marks import Schema
 from games.table.models import ChatBan, ChatMessage, ChatMute, ChatReport
 
 MAX_LENGTH = 500
@@ -38,18 +39,15 @@ _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 Viewer = AbstractBaseUser | AnonymousUser
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Line:
-    """A message as the API and the socket give it."""
+    """A message as the API and the socket give it (its JSON: games/api/typed_json.py)."""
 
-    id: int
-    channel: str
+    id: Annotated[int, Schema(minimum=1)]
+    channel: Annotated[str, Schema(enum=[TABLE, SPECTATORS])]
     username: str
     text: str
-    at: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "channel": self.channel, "username": self.username, "text": self.text, "at": self.at}
+    at: datetime
 
 
 def checked_text(text: object) -> str:
@@ -172,7 +170,7 @@ def _readable(game: Game, viewer: Viewer) -> QuerySet[ChatMessage]:
 
 
 def _line(row: ChatMessage) -> Line:
-    return Line(row.pk, row.channel, row.user.username, row.text, row.created_at.isoformat())
+    return Line(id=row.pk, channel=row.channel, username=row.user.username, text=row.text, at=row.created_at)
 
 
 def _announce(game_id: GameId, kind: str, message_id: int) -> None:
