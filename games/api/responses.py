@@ -44,6 +44,33 @@ class Leaderboard(Page):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Registered:
+    username: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Token:
+    token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoggedIn:
+    username: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ok:
+    ok: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Invitation:
+    username: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ChatLines:
     results: tuple[Line, ...]
 
@@ -57,23 +84,6 @@ class Muted:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Reported:
     reported: bool
-
-
-class RegisteredSerializer(ObjectSerializer):
-    username = serializers.CharField()
-    token = serializers.CharField()
-
-
-class TokenSerializer(ObjectSerializer):
-    token = serializers.CharField()
-
-
-class LoggedInSerializer(ObjectSerializer):
-    username = serializers.CharField()
-
-
-class OkSerializer(ObjectSerializer):
-    ok = serializers.BooleanField()
 
 
 @extend_schema_field(MOVE_SCHEMA)
@@ -115,11 +125,6 @@ class QueueStatusSerializer(ObjectSerializer):
     game = serializers.UUIDField(allow_null=True, help_text="the game a table formed for you")
     waiting = serializers.IntegerField(required=False, help_text="compatible players waiting besides you")
     rating_gap = serializers.FloatField(required=False, help_text="the rating gap you accept now (it widens)")
-
-
-class InvitationSerializer(ObjectSerializer):
-    username = serializers.CharField()
-    token = serializers.CharField()
 
 
 class VacationStatusSerializer(ObjectSerializer):

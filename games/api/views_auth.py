@@ -27,6 +27,7 @@ from games.api import serializers as s
 from games.api.bodies import ApiView
 from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer
+from games.api.typed_json import to_json
 from games.people import accounts, password_guard
 
 
@@ -51,7 +52,7 @@ class _AuthView(APIView):
 class RegisterView(_AuthView):
     @extend_schema(
         request=s.RegisterSerializer,
-        responses={201: r.RegisteredSerializer, **error_responses(400, 413, 415, 429)},
+        responses={201: r.Registered, **error_responses(400, 413, 415, 429)},
         description="Create an account (usernames: games.people.accounts rules; unique in any case and NFKC form).",
     )
     def post(self, request: Request) -> Response:
@@ -74,13 +75,13 @@ class RegisterView(_AuthView):
         except IntegrityError:  # registered meanwhile, in some case (the lower-case unique index)
             return error("username_taken", "that username is taken", status.HTTP_400_BAD_REQUEST, field="username")
         token = accounts.token_for(user)
-        return Response({"username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+        return Response(to_json(r.Registered(username=user.username, token=token.key)), status=status.HTTP_201_CREATED)
 
 
 class TokenView(_AuthView):
     @extend_schema(
         request=s.CredentialsSerializer,
-        responses={200: r.TokenSerializer, **error_responses(400, 413, 415, 429)},
+        responses={200: r.Token, **error_responses(400, 413, 415, 429)},
         description=f"The account's API token: valid for {settings.TOKEN_LIFETIME_DAYS} days or until logout.",
     )
     def post(self, request: Request) -> Response:
@@ -88,13 +89,13 @@ class TokenView(_AuthView):
         user = password_guard.authenticate(request._request, data["username"], data["password"])
         if user is None:
             return error("bad_credentials", "wrong username or password", status.HTTP_400_BAD_REQUEST)
-        return Response({"token": accounts.token_for(user).key})
+        return Response(to_json(r.Token(token=accounts.token_for(user).key)))
 
 
 class LoginView(_AuthView):
     @extend_schema(
         request=s.CredentialsSerializer,
-        responses={200: r.LoggedInSerializer, **error_responses(400, 413, 415, 429)},
+        responses={200: r.LoggedIn, **error_responses(400, 413, 415, 429)},
         description="Start a browser session (cookie); API clients use /api/auth/token instead.",
     )
     def post(self, request: Request) -> Response:
@@ -103,7 +104,7 @@ class LoginView(_AuthView):
         if user is None:
             return error("bad_credentials", "wrong username or password", status.HTTP_400_BAD_REQUEST)
         login(request._request, user)
-        return Response({"username": user.get_username()})
+        return Response(to_json(r.LoggedIn(username=user.get_username())))
 
 
 class LogoutView(ApiView):  # takes no body (games/api/bodies.py)
@@ -111,10 +112,10 @@ class LogoutView(ApiView):  # takes no body (games/api/bodies.py)
 
     @extend_schema(
         request=None,
-        responses={200: r.OkSerializer, **error_responses(401, 403)},
+        responses={200: r.Ok, **error_responses(401, 403)},
         description="End the session and revoke the token this request was made with.",
     )
     def post(self, request: Request) -> Response:
         accounts.token_revoke(request.auth)
         logout(request._request)
-        return Response({"ok": True})
+        return Response(to_json(r.Ok(ok=True)))

@@ -60,7 +60,7 @@ class InviteView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=s.InviteSerializer, responses={201: r.InvitationSerializer, **WRITE_ERRORS},
+        request=s.InviteSerializer, responses={201: r.Invitation, **WRITE_ERRORS},
         description="The creator invites a person by name: their own token, sent as an `invitation` notification.",
     )
     def post(self, request: Request, game_id: str) -> Response:
@@ -68,9 +68,8 @@ class InviteView(ApiView):
         data = s.valid_body(s.InviteSerializer, request.data)
         invitation = invitations.invite(game.pk, signed_in(request.user), data["username"])
         assert invitation.invitee is not None  # an invitation sent to a person (the game's link has none)
-        return Response(
-            {"username": invitation.invitee.username, "token": invitation.token}, status=status.HTTP_201_CREATED
-        )
+        sent = r.Invitation(username=invitation.invitee.username, token=invitation.token)
+        return Response(to_json(sent), status=status.HTTP_201_CREATED)
 
 
 class RematchView(ApiView):
