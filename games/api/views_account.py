@@ -6,7 +6,8 @@ Thin views over games/people/preferences.py; the request and answer serializers,
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
@@ -23,6 +24,7 @@ from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
 from games.api.responses import ErrorSerializer
 from games.api.serializers import valid_body
+from games.api.typed_json import to_json
 from games.api.views_auth import AuthThrottle
 from games.clocks import vacations
 from games.lobby import matchmaker
@@ -30,6 +32,7 @@ from games.people import mail_links, password_guard, preferences
 from games.people.models import NOTIFICATION_KINDS
 from games.staff import privacy
 from games.store.service_error import ServiceError
+from games.store.shape_marks import Schema
 
 ADDRESS_MAX = 254
 TOKEN_MAX = 1000
@@ -121,13 +124,15 @@ class MeSerializer(ObjectSerializer):
                                     "not in the queue")
 
 
-class ConfirmedSerializer(ObjectSerializer):
-    email = serializers.EmailField(help_text="the address confirmed: notifications are mailed to it now")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Confirmed:
+    email: Annotated[str, Schema("the address confirmed: notifications are mailed to it now", format="email")]
 
 
-class UnsubscribedSerializer(ObjectSerializer):
-    kind = serializers.ChoiceField(NOTIFICATION_KINDS)
-    notify = serializers.BooleanField(help_text="always false: this kind is no longer mailed")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unsubscribed:
+    kind: Annotated[str, Schema(enum=NOTIFICATION_KINDS)]
+    notify: Annotated[bool, Schema("always false: this kind is no longer mailed")]
 
 
 class PasswordSerializer(ObjectSerializer):
@@ -218,11 +223,12 @@ class EmailConfirmView(_LinkView):
 
     @extend_schema(
         operation_id="me_email_confirm", request=LinkTokenSerializer,
-        responses={200: ConfirmedSerializer, 404: INVALID_TOKEN, **error_responses(400, 413, 415)},
+        responses={200: Confirmed, 404: INVALID_TOKEN, **error_responses(400, 413, 415)},
         description="Confirm an address with the token of the link mailed to it (no login needed).",
     )
     def post(self, request: Request) -> Response:
-        return Response({"email": preferences.email_confirm(valid_body(LinkTokenSerializer, request.data)["token"])})
+        email = preferences.email_confirm(valid_body(LinkTokenSerializer, request.data)["token"])
+        return Response(to_json(Confirmed(email=email)))
 
 
 class UnsubscribeView(_LinkView):
@@ -230,9 +236,9 @@ class UnsubscribeView(_LinkView):
 
     @extend_schema(
         operation_id="me_unsubscribe", request=LinkTokenSerializer,
-        responses={200: UnsubscribedSerializer, 404: INVALID_TOKEN, **error_responses(400, 413, 415)},
+        responses={200: Unsubscribed, 404: INVALID_TOKEN, **error_responses(400, 413, 415)},
         description="Stop mailing the kind of notification the token of a mail's link names (no login needed).",
     )
     def post(self, request: Request) -> Response:
         kind = preferences.unsubscribe(valid_body(LinkTokenSerializer, request.data)["token"])
-        return Response({"kind": kind, "notify": False})
+        return Response(to_json(Unsubscribed(kind=kind, notify=False)))
