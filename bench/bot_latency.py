@@ -3,9 +3,9 @@
     .venv/bin/python bench/bot_latency.py [--stack embedded|redis|both] [--level greedy] [--turns 200]
                                           [--idle-seconds 10] [--redis-db 9] [--seed 1] [--json]
 
-`--stack embedded` (the default) starts the server exactly as `make run` does (tests/server/live.py:
+`--stack embedded` (the default) starts the server exactly as `make run` does (bench/live/embedded.py:
 `manage.py runall` in a temporary var dir, SQLite, the filesystem broker, a real Celery worker). `--stack
-redis` starts a production-like stack instead (tests/server/live.py `production_stack()`: a fresh PostgreSQL
+redis` starts a production-like stack instead (bench/live/production.py `production_stack()`: a fresh PostgreSQL
 database, migrated and dropped at the end; Redis db `--redis-db`, flushed, as channel layer and broker; one
 uvicorn web process; one Celery worker, solo pool, on a queue of its own). `--stack both` measures the Redis
 stack then the embedded one in the same run, and prints the ratio of their figures (this machine is shared
@@ -38,7 +38,9 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from tests.server.live import LiveServer, client, embedded_server, my_decision, production_stack  # noqa: E402
+from bench.live.api_client import client, my_decision  # noqa: E402
+from bench.live.embedded import LiveServer, embedded_server  # noqa: E402
+from bench.live.production import production_stack  # noqa: E402
 
 POLL_SECONDS = 0.05  # the human's polling: gentle, the web process shares the cores with the worker
 STACKS = ("embedded", "redis")

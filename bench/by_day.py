@@ -1,6 +1,6 @@
 """The queue on the production layout: `.venv/bin/python bench/by_day.py [--tables 100] [--size 2] [--bulk 10000]`.
 
-Starts what docker-compose runs (ttr_server/stack.py through tests/faults/harness.py: its own Redis, a scratch
+Starts what docker-compose runs (ttr_server/stack.py through bench/fault_stack/harness.py: its own Redis, a scratch
 PostgreSQL database, a web process, the workers and beat) and measures:
 
 - `told`: for `--tables` tables, one after the other, `--size` people each with their socket (`/ws/me/`) open join
@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
+from bench.fault_stack.harness import Harness, harness  # noqa: E402
 from bench.traffic.client import register_users  # noqa: E402
 from bench.traffic.recorder import Recorder  # noqa: E402
-from tests.faults.harness import Harness, harness  # noqa: E402
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -1,6 +1,6 @@
 """Faults during load: `.venv/bin/python bench/faults.py [--games 40] [--rounds 1] [--scoring-wait 240]`.
 
-The fault suite's scenario (tests/faults/scenario.py; `make test` runs it with 6 games) at a larger size: games
+The fault suite's scenario (bench/fault_stack/scenario.py; `make test` runs it with 6 games) at a larger size: games
 played by scripted people over HTTP and sockets and by greedy and strong bots through the real workers, on the
 production layout (2 web processes, a worker per queue, beat, a Redis of its own, a scratch database), while each
 fault happens in turn (`--rounds` times): the strong worker SIGKILLed mid-search, the default worker stopped and
@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.fault_stack import scenario  # noqa: E402
+from bench.fault_stack.harness import harness  # noqa: E402
 from bench.traffic.figures import summary  # noqa: E402
-from tests.faults import scenario  # noqa: E402
-from tests.faults.harness import harness  # noqa: E402
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Load on the production layout: `.venv/bin/python bench/load.py [--games 200] [--flat-games 60] [--soak-minutes 30]`.
 
-Starts what docker-compose runs (ttr_server/stack.py, through tests/faults/harness.py: a Redis server of its own,
+Starts what docker-compose runs (ttr_server/stack.py, through bench/fault_stack/harness.py: a Redis server of its own,
 a scratch PostgreSQL database, `--web` uvicorn processes, a worker per queue, beat) and plays ranked games of 2-5
 seats on it with bench/traffic/: people (registered users, scripted) over HTTP and over sockets, and greedy and
 strong bots through the real workers. Phases, one after the other:
@@ -37,12 +37,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.fault_stack.harness import Harness, harness  # noqa: E402
 from bench.traffic.checks import check_games  # noqa: E402
 from bench.traffic.figures import summary  # noqa: E402
 from bench.traffic.play import play_games  # noqa: E402
 from bench.traffic.recorder import Recorder  # noqa: E402
 from bench.traffic.records import GameRecord  # noqa: E402
-from tests.faults.harness import Harness, harness  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -1,6 +1,6 @@
 """The live stream under load: `python bench/realtime.py [--games 100] [--active N] [--seconds 20] [--rate 10,25]`.
 
-A production-like stack (tests/server/live.py `production_stack`: a fresh PostgreSQL database, Redis, one uvicorn
+A production-like stack (bench/live/production.py `production_stack`: a fresh PostgreSQL database, Redis, one uvicorn
 web process) serves `--games` 5-player Europe games, each watched by its 5 players' sockets (500 sockets by
 default). This process drives `--active` of them (all by default): it picks a random legal move for the deciding
 seat (from the log, in this process, so the server does no extra work for it) and submits it over that seat's
@@ -218,7 +218,8 @@ def main() -> None:
     parser.add_argument("--active", type=int, default=0, help="games driven (default: all); the others only watch")
     parser.add_argument("--rate", default="10,25", help="moves a second in all, one paced phase per rate")
     args = parser.parse_args()
-    from tests.server.live import group_members, production_stack
+    from bench.live.processes import group_members
+    from bench.live.production import production_stack
 
     with production_stack(redis_db=10, name=f"ttr_bench_rt_{os.getpid()}") as stack:
         os.environ.update(DATABASE_URL=stack.database_url, REDIS_URL=stack.redis_url, TTR_TASK_QUEUE=stack.queue)

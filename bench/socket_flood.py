@@ -1,6 +1,6 @@
 """One socket floods the server with resyncs: `python bench/socket_flood.py [--resyncs 2000] [--events 400]`.
 
-A production-like stack (tests/server/live.py `production_stack`: a fresh PostgreSQL database, Redis, one uvicorn
+A production-like stack (bench/live/production.py `production_stack`: a fresh PostgreSQL database, Redis, one uvicorn
 web process and a worker) holds a 4-player Europe game played by random moves (through the services, in this
 process) to about `--events` events. One player's socket then sends `--resyncs` `{"type": "resync", "after": 0}`
 as fast as it can while it reads whatever comes back, until the server closes it, every message has had its
@@ -35,10 +35,10 @@ def setup_game(events: int) -> tuple[str, str]:
     from django.contrib.auth.models import User
     from rest_framework.authtoken.models import Token
 
+    from bench.random_moves import random_engine_move
     from games.play import services
     from games.store import states
     from games.store.models import Game
-    from tests.server.helpers import random_engine_move
 
     suffix = os.getpid()
     users = [User.objects.create(username=f"flood{suffix}-{s}") for s in range(PLAYERS)]
@@ -111,7 +111,8 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=120, help="the longest the client reads")
     args = parser.parse_args()
-    from tests.server.live import group_members, production_stack
+    from bench.live.processes import group_members
+    from bench.live.production import production_stack
 
     # the stack runs as production does: secrets of its own
     os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))

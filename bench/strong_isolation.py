@@ -60,18 +60,11 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 
 from bench.bot_latency import hands_over, log_without_requests, percentile  # noqa: E402
+from bench.live.api_client import client, my_decision  # noqa: E402
+from bench.live.embedded import LiveServer  # noqa: E402
+from bench.live.processes import START_SECONDS, free_port, group_members  # noqa: E402
+from bench.live.production import stack_environment, web_command, worker_command  # noqa: E402
 from bench.realtime import cpu_seconds  # noqa: E402
-from tests.server.live import (  # noqa: E402
-    START_SECONDS,
-    LiveServer,
-    client,
-    free_port,
-    group_members,
-    my_decision,
-    stack_environment,
-    web_command,
-    worker_command,
-)
 
 POLL_SECONDS = 0.05  # the humans' polling of /state, as in bench/bot_latency.py
 WARMUP_SECONDS = 5  # the humans play this long before phase A (first imports, caches): not counted

@@ -1,5 +1,6 @@
 """The house's import arrows: no module of games/, bots/ or ttr_server/ reaches itself again through its imports
-(imports inside functions count), and the rules engine and the bots' policies import no Django."""
+(imports inside functions count), the rules engine and the bots' policies import no Django, and bench/ imports
+nothing of tests/ (the tests import bench's servers, fault harness and traffic, never the other way)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ PURE = ("games.engine", "bots.policies", "bots.analysis", "bots.advice", "games.
 FRAMEWORKS = ("django", "rest_framework", "channels", "celery")
 
 
-def modules() -> dict[str, Path]:
+def modules(packages: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
     found = {}
-    for package in PACKAGES:
+    for package in packages:
         for path in (ROOT / package).rglob("*.py"):
             if "migrations" in path.parts:
                 continue
@@ -97,3 +98,17 @@ def test_the_engine_and_the_policies_import_no_django() -> None:
         if name.startswith(PURE):
             outside = {target for target in imported(name, path, known) if target.split(".")[0] in FRAMEWORKS}
             assert not outside, (name, outside)
+
+
+def test_bench_imports_nothing_of_the_tests() -> None:
+    known = modules(("bench",))
+    assert "bench.live.embedded" in known and "bench.load" in known
+    for name, path in known.items():
+        reached = {target for target in imported(name, path, known) if target.split(".")[0] == "tests"}
+        assert not reached, (name, reached)
+
+
+def test_an_import_of_the_tests_inside_a_function_is_seen(tmp_path: Path) -> None:
+    script = tmp_path / "script.py"
+    script.write_text("def main() -> None:\n    from tests.server.helpers import body\n")
+    assert imported("bench.script", script, {"bench.script": script}) == {"tests"}

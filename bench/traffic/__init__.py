@@ -1,5 +1,5 @@
 """Scripted traffic against live web processes, and the checks run on what it received: for bench/load.py and
-the fault-injection suite (tests/faults/scenario.py).
+the fault-injection suite (bench/fault_stack/scenario.py).
 
 Pure client side: it talks to the servers over HTTP (httpx) and the game WebSocket (websockets' sync client) only,
 as docs/API.md describes them, and imports nothing of the server (no Django, nothing of games/ or ttr_server/).

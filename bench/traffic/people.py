@@ -22,7 +22,7 @@ MOVE_RESULT_SECONDS = 30.0
 
 
 def choose(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A random legal move, leaning towards claiming routes so that games end sooner (as tests/server/helpers.py)."""
+    """A random legal move, leaning towards claiming routes so that games end sooner (the server tests' players too)."""
     claims = [m for m in moves if m["type"] in ("claim_route", "pay_tunnel")]
     if claims and rng.random() < 0.8:
         return rng.choice(claims)

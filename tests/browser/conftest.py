@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from bench.live.embedded import LiveServer, embedded_server
+from bench.live.processes import LINUX
 from tests.browser.watch import CATALOGUE_KEYS, PageWatch
-from tests.server.live import LINUX, LiveServer, embedded_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -21,11 +21,11 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[test]')")
 from playwright.sync_api import Page, expect
 
+from bench.live.embedded import LiveServer
 from tests.browser.conftest import page_errors
 from tests.browser.test_edges import HTTP_SECONDS, PASSWORD, call, register, signed_in
 from tests.browser.test_live import claim_or_draw, seen_by_both, whose_page
 from tests.browser.test_play import play_one, sign_up
-from tests.server.live import LiveServer
 
 WIDE = {"viewport": {"width": 1300, "height": 900}}
 DAILY = {"speed": "daily", "days_per_move": 1, "bank_days": 3, "turn_seconds": None}

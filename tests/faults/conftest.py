@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.faults.harness import Harness, harness
-from tests.server.live import LINUX
+from bench.fault_stack.harness import Harness, harness
+from bench.live.processes import LINUX
 
 
 def missing() -> str | None:

@@ -1,6 +1,6 @@
 """Games played through every fault, one after another, at a small size (bench/faults.py runs the same at 40 games).
 
-Each fault of tests/faults/scenario.py happens once while the games are played by scripted people over HTTP and
+Each fault of bench/fault_stack/scenario.py happens once while the games are played by scripted people over HTTP and
 sockets and by greedy and strong bots through the real workers; afterwards every game has finished, verifies, has
 no gap or duplicate seq, is scored exactly once; the ratings recompute to what is stored; every move a client
 was told succeeded is in the log; no answer was a 5xx and no process logged a 500; nothing any client received
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
+from bench.fault_stack import scenario
+from bench.fault_stack.harness import Harness
 from bench.traffic.figures import summary as traffic_summary
-from tests.faults import scenario
-from tests.faults.harness import Harness
 
 
 def test_every_game_survives_every_fault(stack: Harness) -> None:

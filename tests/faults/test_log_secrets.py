@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.faults.harness import Harness
+from bench.fault_stack.harness import Harness
 from tests.server import log_secrets
 
 

@@ -18,7 +18,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from tests.faults.harness import Harness
+from bench.fault_stack.harness import Harness
 
 
 def _ws(base: str, path: str, token: str) -> str:

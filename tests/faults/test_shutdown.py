@@ -1,7 +1,7 @@
 """Graceful shutdown (SIGTERM) on the production layout: a web process finishes the requests under way, closes
 its sockets with 1012 (clients reconnect and resync), takes no new connection and exits; the stack starts it
 again (compose's restart policy). A worker given SIGTERM finishes its task; the stack's own SIGTERM stops every
-process it started (tests/faults/harness.py checks that on exit)."""
+process it started (bench/fault_stack/harness.py checks that on exit)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.faults.harness import Harness
+from bench.fault_stack.harness import Harness
 
 
 def _register(base: str, username: str) -> str:

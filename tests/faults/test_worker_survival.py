@@ -9,7 +9,7 @@ import time
 
 import httpx
 
-from tests.faults.harness import Harness
+from bench.fault_stack.harness import Harness
 
 WORKERS = ("worker-0", "worker-strong-0", "worker-analysis-0")
 

@@ -13,6 +13,9 @@ from typing import Any, TypeVar
 
 from rest_framework.test import APIClient
 
+from bench.random_moves import random_engine_move
+from bench.traffic.people import choose
+
 PASSWORD = "correct-horse-9"
 API = "/api"
 T = TypeVar("T")
@@ -103,20 +106,6 @@ def deciding_seats(table: Table, seat: int = 0) -> list[int]:
     return list(table.state(seat)["view"]["deciding_seats"])
 
 
-def choose(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A random legal move, leaning towards claiming routes so that games end sooner."""
-    claims = [m for m in moves if m["type"] in ("claim_route", "pay_tunnel")]
-    if claims and rng.random() < 0.8:
-        return rng.choice(claims)
-    keeps = [m for m in moves if m["type"] == "keep_tickets"]
-    if keeps:  # keep few tickets: fewer big negative scores, same coverage
-        return rng.choice([m for m in keeps if len(m["tickets"]) == min(len(k["tickets"]) for k in keeps)])
-    non_station = [m for m in moves if m["type"] != "build_station"]
-    if non_station and rng.random() < 0.9:
-        return rng.choice(non_station)
-    return rng.choice(moves)
-
-
 @dataclass
 class PlayLog:
     moves: int = 0
@@ -175,16 +164,6 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000, 
         seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
         services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
     raise AssertionError(f"the game did not end in {max_moves} moves")
-
-
-def random_engine_move(state: Any, rng: random.Random) -> tuple[int, Any]:
-    """A deciding seat and one of its legal moves (engine objects), leaning towards claims so games end sooner."""
-    from games.engine import legal_moves
-
-    seat = rng.choice(state.deciders())
-    moves = legal_moves(state, seat)
-    claims = [m for m in moves if m.type in ("claim_route", "pay_tunnel")]
-    return seat, rng.choice(claims) if claims and rng.random() < 0.8 else rng.choice(moves)
 
 
 SCORE_KEYS = {

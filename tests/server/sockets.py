@@ -25,8 +25,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from bench.live.embedded import LiveServer
+from bench.live.processes import free_port
+from bench.live.production import web_command
 from tests.server.helpers import Table
-from tests.server.live import LiveServer, free_port, web_command
 from tests.server.worker import ROOT, worker_env
 
 

@@ -9,11 +9,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from bench.random_moves import random_engine_move
 from games.engine.events import TurnEnded
 from games.play import services
 from games.store import event_log, states
 from games.store.models import Event, Game
-from tests.server.helpers import random_engine_move, seated_game
+from tests.server.helpers import seated_game
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from bench.traffic.people import choose
 from games.store.event_log import row_hash
 from games.store.models import Event
-from tests.server.helpers import audit_lines, body, choose, create_game, register, url
+from tests.server.helpers import audit_lines, body, create_game, register, url
 
 pytestmark = pytest.mark.django_db(transaction=True)  # bot tasks run after the commit
 

@@ -1,6 +1,6 @@
 """Integration: stopping the embedded server (`make run`, `manage.py runall`) stops everything it started.
 
-Each case starts a live server (tests/server/live.py), checks that its Celery worker runs, signals the
+Each case starts a live server (bench/live/embedded.py), checks that its Celery worker runs, signals the
 server as a user or a supervisor would, and checks that within a few seconds no process it started is left.
 """
 
@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.server.live import LINUX, embedded_server, make_run_command, runall_command
+from bench.live.embedded import embedded_server, make_run_command, runall_command
+from bench.live.processes import LINUX
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not LINUX, reason="the live-server helpers read /proc")]
 

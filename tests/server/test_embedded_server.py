@@ -1,5 +1,5 @@
 """Integration: the embedded server as `make run` runs it (SQLite, the filesystem broker, a real Celery
-worker), live on a free port and driven over HTTP. One server serves the whole module (tests/server/live.py)."""
+worker), live on a free port and driven over HTTP. One server serves the whole module (bench/live/embedded.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.live import LINUX, ROOT, LiveServer, client, embedded_server, my_decision
+from bench.live.api_client import client, my_decision
+from bench.live.embedded import LiveServer, embedded_server
+from bench.live.processes import LINUX, ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not LINUX, reason="the live-server helpers read /proc")]
 

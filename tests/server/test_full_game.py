@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from bench.traffic.people import choose
 from games.play import scoring
 from games.store.models import Event
 from tests.server.helpers import (
@@ -18,7 +19,6 @@ from tests.server.helpers import (
     body,
     check_score,
     check_verified,
-    choose,
     create_game,
     play_to_end,
     register,

@@ -12,18 +12,16 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from bench.traffic.hidden import walk
+from bench.traffic.hidden import CARD_KINDS, HIDDEN_KEYS, walk
+from bench.traffic.people import choose
 from games.engine import load_board
 from games.engine.cards import total
 from games.store import states
 from games.store.models import Event, Game
-from tests.server.helpers import Table, body, choose, register, seated_game, url
+from tests.server.helpers import Table, body, register, seated_game, url
 
 pytestmark = pytest.mark.django_db
 
-CARD_KINDS = {"purple", "blue", "orange", "white", "green", "yellow", "black", "red", "locomotive"}
-# keys that only a finished game's view may hold
-FORBIDDEN_KEYS = {"hands", "player_tickets", "draw_pile", "offered", "ticket_pile", "long_pile", "deck", "discards"}
 PLAYER_KEYS_ALLOWED_TYPES = (int, bool, type(None))
 
 
@@ -66,7 +64,7 @@ class Watcher:
         known = self.dealt(viewer)
         for path, value in walk(payload):
             if path.endswith("#key"):
-                assert value not in FORBIDDEN_KEYS, f"{what}: {path} exposes {value!r} to {viewer}"
+                assert value not in HIDDEN_KEYS, f"{what}: {path} exposes {value!r} to {viewer}"
             elif isinstance(value, str) and value in self.all_tickets:
                 assert value in known, f"{what}: ticket {value!r} at {path} was never dealt to viewer {viewer}"
             elif isinstance(value, list) and len(value) >= 6 and all(isinstance(v, str) and v in CARD_KINDS for v in value):

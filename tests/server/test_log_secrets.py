@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from bench.live.embedded import LiveServer, embedded_server, make_run_command
+from bench.live.processes import LINUX
 from tests.server import log_secrets
-from tests.server.live import LINUX, LiveServer, embedded_server, make_run_command
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not LINUX, reason="the live-server helpers read /proc")]
 

@@ -16,8 +16,9 @@ import pytest
 from django.test import Client
 from django.urls import path
 
+from bench.traffic.people import choose
 from games.table import presence
-from tests.server.helpers import assert_error, body, choose, seated_game, url
+from tests.server.helpers import assert_error, body, seated_game, url
 from ttr_server import health, json_logs, unavailable
 from ttr_server import urls as project_urls
 

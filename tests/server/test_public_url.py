@@ -13,7 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from tests.server.live import LINUX, client, embedded_server
+from bench.live.api_client import client
+from bench.live.embedded import embedded_server
+from bench.live.processes import LINUX
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not LINUX, reason="the live-server helpers read /proc")]
 

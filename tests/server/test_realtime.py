@@ -16,13 +16,14 @@ from typing import Any
 import httpx
 import pytest
 
+from bench.traffic.people import choose
 from games.engine import legal_moves
 from games.engine.codec import move_from_dict, move_to_dict
 from games.play import services
 from games.store import states
 from games.store.models import Event, Game
 from tests.server import sockets
-from tests.server.helpers import Table, body, choose, create_game, register, seated_game, url
+from tests.server.helpers import Table, body, create_game, register, seated_game, url
 from tests.server.sockets import Socket, Web, keep_all_tickets, socket_move, table_sockets, token
 from tests.server.worker import celery_worker, needs_real_services
 

@@ -11,7 +11,9 @@ from datetime import datetime
 
 import pytest
 
-from tests.server.live import LINUX, client, embedded_server
+from bench.live.api_client import client
+from bench.live.embedded import embedded_server
+from bench.live.processes import LINUX
 from tests.server.sockets import Socket
 
 pytestmark = pytest.mark.skipif(not LINUX, reason="the live server helpers read /proc")

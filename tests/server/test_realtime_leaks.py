@@ -18,11 +18,12 @@ import pytest
 import redis
 from django.conf import settings
 
+from bench.random_moves import random_engine_move
 from games.play import services
 from games.store import states
 from games.store.models import Game
 from tests.server import sockets
-from tests.server.helpers import random_engine_move, register, seated_game, url
+from tests.server.helpers import register, seated_game, url
 from tests.server.sockets import Socket, Web, table_sockets
 from tests.server.test_leaks import Watcher
 from tests.server.worker import needs_real_services

@@ -21,12 +21,13 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from bench.random_moves import random_engine_move
 from games.play import services
 from games.realtime import people
 from games.realtime.limits import Budget, Outbox
 from games.store import states
 from games.store.models import Game
-from tests.server.helpers import Table, random_engine_move, run_coroutine, seated_game
+from tests.server.helpers import Table, run_coroutine, seated_game
 from tests.server.sockets import Socket, Web, token, web_servers
 from tests.server.worker import needs_real_services
 

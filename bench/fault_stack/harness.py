@@ -1,4 +1,5 @@
-"""The production layout on this machine, with the means to break it: for the fault suite and bench/load.py.
+"""The production layout on this machine, with the means to break it: for the fault suite and bench/load.py,
+by_day.py and faults.py.
 
 `harness()` starts, for one run: a Redis server of its own (on a free port: restarting it disturbs nobody else),
 a scratch PostgreSQL database on the local server (created, migrated, dropped at the end), and the stack of
@@ -11,8 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,55 +24,10 @@ from typing import Any
 
 import httpx
 
-from tests.server.live import POSTGRES_ADMIN_URL, free_port, scratch_database
+from bench.fault_stack.redis_server import RedisServer
+from bench.live.local_services import POSTGRES_ADMIN_URL, scratch_database
+from bench.live.processes import free_port
 from ttr_server.stack import ROOT, STOP_SECONDS, Stack, stack_env
-
-REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-class RedisServer:
-    """A redis-server of this run's own, keeping nothing on disk (as the machine's)."""
-
-    def __init__(self, port: int, log: Path) -> None:
-        self.port, self.log = port, log
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(
-                [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-            )
-        deadline = time.monotonic() + 10
-        import redis
-
-        while time.monotonic() < deadline:
-            try:
-                redis.Redis.from_url(self.url, socket_timeout=1).ping()
-                return
-            except redis.exceptions.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
-
-    def restart(self, down_seconds: float) -> None:
-        """Killed outright (everything it held is lost: queued tasks, presence), back after `down_seconds`."""
-        self.stop()
-        time.sleep(down_seconds)
-        self.start()
-
-    def keys(self) -> int:
-        import redis
-
-        return int(redis.Redis.from_url(self.url, socket_timeout=2).dbsize())
 
 
 @dataclass

@@ -31,11 +31,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.fault_stack.harness import Harness
 from bench.traffic.checks import check_games
 from bench.traffic.play import play_games
 from bench.traffic.recorder import Recorder
 from bench.traffic.records import GameRecord
-from tests.faults.harness import Harness
 
 FAULTS = (  # the worker stopped while a score waits comes last: by then games are ending
     "strong_worker_killed", "redis_restarted", "web_killed", "db_connections_terminated", "database_refused",
