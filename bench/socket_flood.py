@@ -36,7 +36,7 @@ def setup_game(events: int) -> tuple[str, str]:
     from rest_framework.authtoken.models import Token
 
     from bench.random_moves import random_engine_move
-    from games.play import services
+    from games.play import bot_turns, services
     from games.store import states
     from games.store.models import Game
 
@@ -49,7 +49,7 @@ def setup_game(events: int) -> tuple[str, str]:
     rng = random.Random(7)
     while (game := Game.objects.get(pk=game.pk)).seq < events and game.status != Game.Status.FINISHED:
         seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
-        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
+        bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=move)
     return str(game.pk), Token.objects.create(user=users[0]).key
 
 

@@ -82,7 +82,7 @@ class RematchView(ApiView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        offer = rematch.offer_summary(rematch.rematch(game.pk, signed_in(request.user)))
+        offer = selectors.offer_summary(rematch.rematch(game.pk, signed_in(request.user)))
         return Response(to_json(Rematch(offer=offer)))
 
 

@@ -15,7 +15,7 @@ from games.api.fields import ObjectSerializer, QueryIntegerField, StrictChoiceFi
 from games.api.typed_json import to_json
 from games.api.views import GamesPagination
 from games.people import accounts
-from games.play import ratings, selectors
+from games.play import leaderboard, selectors
 from games.play.shapes import PlayerPage
 from games.store.models import MAP_CHOICES
 
@@ -43,8 +43,8 @@ class LeaderboardView(ApiView):
     def get(self, request: Request) -> Response:
         map_name = q.parsed(LeaderboardQuery, request)["map"]
         paginator = GamesPagination()
-        page = paginator.paginate_queryset(ratings.leaderboard(map_name), request, view=self) or []
-        return paginator.answer(r.Leaderboard, tuple(ratings.leaderboard_entry(rating) for rating in page))
+        page = paginator.paginate_queryset(leaderboard.leaderboard(map_name), request, view=self) or []
+        return paginator.answer(r.Leaderboard, tuple(leaderboard.leaderboard_entry(rating) for rating in page))
 
 
 class PlayerView(ApiView):
@@ -65,5 +65,5 @@ class PlayerView(ApiView):
         user = None if "\x00" in username or len(username) > 100 else accounts.user_named(username)
         if user is None:
             return error("not_found", "no such user", 404)
-        page = ratings.player_profile(user, analysis=selectors.player_analysis(user))
+        page = leaderboard.player_profile(user, analysis=selectors.player_analysis(user))
         return Response(to_json(selectors.public_page(page)))

@@ -1,16 +1,17 @@
 """Playing the decisions that belong to bots: a bot seat's, or the seat of a player who resigned (X-TIME-1).
 
 `play_turns(game_id, seq)` plays every such decision until a person decides or the game ends, each through the
-same service as a person's move (services.play_seat, by `expected_seq`), with the bot's reason. It is idempotent:
+same move as a person's (games/play/moves.py `play_seat`, by `expected_seq`), with the bot's reason. It is idempotent:
 a call for a seq the game has moved past does nothing, and a move that loses a race reads the game again and goes
 on if a bot still decides (in the setup phase a person may keep tickets between two bots' choices). The move is
 the policy's of the seat's level (`choose`: bots/policies, a library over the engine, given only what the seat may
 see).
 
-The task `play_bot_turns` runs it on a worker; `bots_may_play` queues that task after a commit (services, the
-sweep). Strong bots' decisions are played on the search queue (settings.TTR_STRONG_QUEUE): a task on the default
-queue that reaches a strong bot's decision hands the game over to that queue and stops, so a search never holds up
-a worker other games wait for; a task there plays one search and queues the game again, so games of strong bots
+The task `play_bot_turns` runs it on a worker; `bots_may_play` queues that task after a commit: `play_for` (a
+person's move, a timed-out seat's) and `settle_and_wake` (a start, a resignation, an operator's action) call it.
+Strong bots' decisions are played on the search queue (settings.TTR_STRONG_QUEUE): a task on the default queue that
+reaches a strong bot's decision hands the game over to that queue and stops, so a search never holds up a worker
+other games wait for; a task there plays one search and queues the game again, so games of strong bots
 take turns on that queue rather than one holding it for a whole game.
 """
 
@@ -22,11 +23,12 @@ from dataclasses import dataclass
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.db import transaction
 
 from bots.budget import strong_seconds
 from bots.policies import NEEDS_HISTORY, Decision, policy_for
-from games.engine import Move, State, legal_moves, view
-from games.play import selectors, services  # services queues this module's task: each reads the other at call time
+from games.engine import Event, Move, State, legal_moves, view
+from games.play import moves, selectors
 from games.store import notify, states
 from games.store.event_log import StaleSeq
 from games.store.models import Game, GameId
@@ -103,7 +105,7 @@ def play_turns(game_id: GameId, seq: int, *, searches: bool = True, one_search: 
         choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng)
         try:
             with metrics.moves_via("bot"):
-                move = services.play_seat(
+                move = moves.play_seat(
                     game, seat=seat, expected_seq=game.seq, move=choice.move, by_bot=True, reason=choice.reason
                 )
         except (StaleSeq, ServiceError):
@@ -135,6 +137,31 @@ def _on_search_queue(task: Task[[str, int], int]) -> bool:
         return True
     delivery = task.request.delivery_info or {}
     return delivery.get("routing_key") == settings.TTR_STRONG_QUEUE
+
+
+def play_for(
+    game: Game, *, seat: int, expected_seq: int, move: Move, before: tuple[Event, ...] = (), reason: str = ""
+) -> moves.Played:
+    """A move no bot chose (a person's, or a timed-out seat's played by the sweep), then, after its commit, the
+    turns of the bot that decides next."""
+    played = moves.play_seat(
+        game, seat=seat, expected_seq=expected_seq, move=move, by_bot=False, before=before, reason=reason
+    )
+    if (level := played.bot_next) is not None:
+        transaction.on_commit(lambda: bots_may_play(game.pk, played.seq, level))
+    return played
+
+
+def settle_and_wake(
+    game_id: GameId, seq: int, state: State, *, bot_seats: frozenset[int], levels: dict[int, str] | None = None
+) -> None:
+    """After a commit that moved the game without a move (its start, a resignation, an operator's action:
+    games/staff/operator_actions.py): settle it (games/play/moves.py), and queue the bots' turns if a bot decides
+    now."""
+    deciding = sorted(bot_seats.intersection(state.deciders()))
+    if deciding and not state.finished:
+        bots_may_play(game_id, seq, (levels or {}).get(deciding[0]))  # first: the bot thinks while viewers are told
+    moves.settle(game_id, seq, state)
 
 
 def bots_may_play(game_id: GameId, seq: int, level: str | None = None) -> None:

@@ -9,27 +9,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from games.people import inbox
-from games.play import game_caps, services, shapes
+from games.play import game_caps, services
 from games.play.models import RematchOffer
 from games.store import states
 from games.store.models import Game, GameId, map_name
 from games.store.service_error import ServiceError
-
-
-def offer_summary(offer: RematchOffer) -> shapes.RematchOffer:
-    return shapes.RematchOffer(
-        by=offer.by.username,
-        accepted_by=tuple(sorted(user.username for user in offer.accepted_by.all())),
-        game=offer.game_id,
-    )
-
-
-def offer_of(game: Game) -> RematchOffer | None:
-    """The game's offer (read with the game when the query selected it: selectors.games_list, game_get)."""
-    try:
-        return game.rematch_offer
-    except RematchOffer.DoesNotExist:
-        return None
 
 
 def rematch(game_id: GameId, user: User) -> RematchOffer:

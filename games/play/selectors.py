@@ -23,7 +23,8 @@ from games.engine import Event as EngineEvent
 from games.engine import legal_moves, redact, view
 from games.engine.events import ABORTED
 from games.engine.state import State
-from games.play import invitations, rematch
+from games.play import invitations
+from games.play.models import RematchOffer as OfferRow
 from games.play.shapes import (
     Cards,
     EventList,
@@ -96,8 +97,8 @@ def game_summary(game: Game, *, viewer: Person | None = None) -> GameSummary:
 
 
 def _rematch_offer(game: Game) -> RematchOffer | None:
-    offer = rematch.offer_of(game)
-    return rematch.offer_summary(offer) if offer is not None else None
+    offer = offer_of(game)
+    return offer_summary(offer) if offer is not None else None
 
 
 def _analysis_status(game: Game) -> str:
@@ -326,3 +327,19 @@ def my_games(user: AbstractBaseUser) -> MyGames:
 
 
 _NEVER = datetime.max.replace(tzinfo=UTC)  # the deadline of a game without one, in the order of my games
+
+
+def offer_summary(offer: OfferRow) -> RematchOffer:
+    return RematchOffer(
+        by=offer.by.username,
+        accepted_by=tuple(sorted(user.username for user in offer.accepted_by.all())),
+        game=offer.game_id,
+    )
+
+
+def offer_of(game: Game) -> OfferRow | None:
+    """The game's offer (read with the game when the query selected it: selectors.games_list, game_get)."""
+    try:
+        return game.rematch_offer
+    except OfferRow.DoesNotExist:
+        return None

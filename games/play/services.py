@@ -1,34 +1,30 @@
-"""Use cases that change games: create, join, seat a bot, start, play a move.
+"""Use cases that change games: create, join, seat a bot, start, play a person's move, resign.
 
-Each is one transaction. A move is: check who may move, load the state, let the engine decide, append the
-events at `expected_seq`. Side effects (cache update, realtime notification, queueing a bot) run only after
-the commit (`transaction.on_commit`), so nobody hears of a move that did not happen.
+Each is one transaction. A move is played by games/play/moves.py (load the state, let the engine decide, append
+the events at `expected_seq`); a person's move then wakes the bots that decide next (games/play/bot_turns.py).
+Side effects (cache update, realtime notification, queueing a bot) run only after the commit
+(`transaction.on_commit`), so nobody hears of a move that did not happen.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import Event as EngineEvent
-from games.engine import Move, State, begin, step
+from games.engine import Move, begin
 from games.engine.events import SeatResigned
-from games.engine.state import SETUP_TICKETS
-from games.people import inbox
-from games.play import bot_turns, game_caps, invitations, scoring
-from games.store import event_log, notify, states
-from games.store.models import BOT_LEVELS, Event, Game, GameId, Seat, map_name
+from games.play import bot_turns, game_caps, invitations, moves
+from games.play.moves import Played
+from games.store import event_log, states
+from games.store.models import BOT_LEVELS, Game, GameId, Seat
 from games.store.service_error import ServiceError
 from games.store.viewers import seat_of
 from games.trust import chance, signing
 from games.trust.models import Checkpoint
-from ttr_server import json_logs, metrics, overrides
 
 
 @dataclass(frozen=True)
@@ -190,29 +186,8 @@ def _begin(game: Game, first_seat: int | None = None, *, tell: bool = True) -> N
     game.status = Game.Status.ACTIVE
     new_seq, bot_seats = game.seq, game.bot_seats
     if tell:
-        tell_turns(game, None, state)
-    transaction.on_commit(lambda: after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats))
-
-
-def tell_turns(game: Game, before: State | None, after: State) -> None:
-    """In a daily game, a `your_turn` notification to each person whose decision the move just opened."""
-    if game.speed != "daily" or after.finished:
-        return
-    was = set(before.deciders()) if before is not None and before.phase == after.phase else set()
-    users = {seat.number: seat.user_id for seat in game.seat_list if seat.user_id and not seat.played_by_bot}
-    for seat in after.deciders():
-        if seat in users and seat not in was:
-            words = "choose your tickets" if after.phase == SETUP_TICKETS else "it is your turn"
-            inbox.send(users[seat], "your_turn", f"{game.pk}:{game.seq}:{seat}", f"{map_name(game.map)}: {words}.", game.pk)
-
-
-@dataclass(frozen=True)
-class Played:
-    seq: int
-    seat: int
-    events: tuple[EngineEvent, ...]
-    rows: tuple[Event, ...]  # the appended rows, as stored
-    finished: bool
+        moves.tell_turns(game, None, state)
+    transaction.on_commit(lambda: bot_turns.settle_and_wake(game.pk, new_seq, state, bot_seats=bot_seats))
 
 
 def game_play(game: Game, *, user: User, expected_seq: int, move: Move) -> Played:
@@ -222,65 +197,7 @@ def game_play(game: Game, *, user: User, expected_seq: int, move: Move) -> Playe
         raise ServiceError("not_a_player", "you have no seat in this game", status=403)
     if seat in game.bot_seats:  # resigned: the stand-in bot plays it (the seq check stops a resign racing this)
         raise ServiceError("resigned", "you have left this game: its fallback bot plays your seat", status=403)
-    return play_seat(game, seat=seat, expected_seq=expected_seq, move=move, by_bot=False)
-
-
-REASON_LENGTH = 300  # Event.reason's size
-
-
-def play_seat(
-    game: Game, *, seat: int, expected_seq: int, move: Move, by_bot: bool, before: tuple[EngineEvent, ...] = (),
-    reason: str = "",
-) -> Played:
-    """Play `move` for `seat` in `game` as read just before (its seq is checked again by the append).
-
-    `before`: facts to append ahead of the move's events, in the same transaction (a `turn_timed_out`).
-    `reason`: a bot's words for why it made the move, stored on the move's first event row."""
-    bot_seats = game.bot_seats
-    bot_levels = game.bot_levels
-    started, path = time.perf_counter(), metrics.move_path()
-    if game.status != Game.Status.ACTIVE:
-        raise ServiceError("not_active", f"the game is {game.status}", status=409)
-    if game.seq != expected_seq:
-        raise event_log.StaleSeq(game.seq)
-    state = states.state_at(game.pk, game.seq)
-    new_state, events = step(state, seat, move, chance.draws(game, state))
-    reasons = {len(before): reason[:REASON_LENGTH]} if reason else None
-    events = (*before, *events)
-    # Most moves write their rows and nothing else: then the append alone, one statement, is the transaction
-    # (event_log.appends_alone); a snapshot, the end of the game or a daily game's notifications share one with it.
-    alone = overrides.enabled("append_alone") and event_log.appends_alone() and not (
-        states.snapshot_due(expected_seq, expected_seq + len(events)) or new_state.finished or game.speed == "daily"
-    )
-    with nullcontext() if alone else transaction.atomic():
-        rows = event_log.append(game, expected_seq, events, reasons)
-        states.maybe_snapshot(game.pk, expected_seq, game.seq, new_state)
-        if new_state.finished:
-            Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
-        new_seq = game.seq
-        tell_turns(game, state, new_state)
-        transaction.on_commit(
-            lambda: after_append(game.pk, new_seq, new_state, by_bot=by_bot, bot_seats=bot_seats, levels=bot_levels)
-        )
-    metrics.MOVES.labels(move.type, path).inc()
-    metrics.MOVE_SECONDS.labels(path).observe(time.perf_counter() - started)
-    json_logs.bind(game=str(game.pk), seq=new_seq)
-    return Played(new_seq, seat, events, tuple(rows), new_state.finished)
-
-
-def after_append(
-    game_id: GameId, seq: int, state: State, *, by_bot: bool, bot_seats: frozenset[int], levels: dict[int, str] | None = None
-) -> None:
-    """After a commit that moved the game to `seq`: remember the state, tell the game's group, queue the bots'
-    turns if a bot decides now (by a move, a resignation, or an operator's action: games/staff/operator_actions.py)."""
-    states.remember(game_id, seq, state)
-    deciding = sorted(bot_seats.intersection(state.deciders()))
-    if state.finished:
-        notify.send(scoring.score_game, str(game_id))
-    elif not by_bot and deciding:
-        # First: the bot starts thinking while the viewers are told. A strong bot's search goes to its own queue.
-        bot_turns.bots_may_play(game_id, seq, (levels or {}).get(deciding[0]))
-    notify.game_moved(game_id, seq)
+    return bot_turns.play_for(game, seat=seat, expected_seq=expected_seq, move=move)
 
 
 def game_resign(game_id: GameId, *, user: User) -> Game:
@@ -299,7 +216,7 @@ def game_resign(game_id: GameId, *, user: User) -> Game:
         state = states.state_at(game.pk, game.seq)
         event_log.append(game, game.seq, [SeatResigned(seat=seat.number, bot=game.fallback_bot)])
         new_seq = game.seq
-        transaction.on_commit(lambda: after_append(game.pk, new_seq, state, by_bot=False, bot_seats=game.bot_seats))
+        transaction.on_commit(lambda: bot_turns.settle_and_wake(game.pk, new_seq, state, bot_seats=game.bot_seats))
     return game
 
 

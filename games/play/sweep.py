@@ -23,7 +23,6 @@ from games.clocks import low_time, turn_clocks
 from games.engine.events import TurnTimedOut
 from games.play import bot_turns, scoring
 from games.play.selectors import game_row
-from games.play.services import play_seat
 from games.store import notify, states
 from games.store.event_log import StaleSeq
 from games.store.models import Game
@@ -106,13 +105,12 @@ def time_out(game: Game, *, now: datetime) -> int:
         choice = bot_turns.choose(game, state, seat, level, rng, SWEEP_SEARCH_SECONDS)
         try:
             with metrics.moves_via("sweep"):
-                move = play_seat(
-                    game, seat=seat, expected_seq=game.seq, move=choice.move, by_bot=False, before=(expired,),
-                    reason=choice.reason,
+                move = bot_turns.play_for(
+                    game, seat=seat, expected_seq=game.seq, move=choice.move, before=(expired,), reason=choice.reason
                 )
         except (StaleSeq, ServiceError):
             break  # the player moved just in time
-        played += 1  # play_seat moved `game` to the new seq and head: no need to read it again
+        played += 1  # the move moved `game` to the new seq and head: no need to read it again
         if move.finished:
             break
     return played

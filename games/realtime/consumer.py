@@ -27,13 +27,14 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import close_old_connections
+from ttr_server.overrides.socket_dispatch import QuickDispatch
 
 from games.api.authentication import signed_in
 from games.api.serializers import MoveRequest
 from games.api.typed_json import to_json
 from games.clocks import turn_clocks
 from games.engine.codec import move_from_dict
-from games.play import selectors, services
+from games.play import moves, selectors, services
 from games.realtime import messages, socket_user
 from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
 from games.realtime.limits import LimitedSocket
@@ -43,7 +44,6 @@ from games.store.service_error import ServiceError
 from games.table import chat, presence
 from ttr_server import dbpool, json_logs, metrics, unavailable
 
-from ttr_server.overrides.socket_dispatch import QuickDispatch
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
 CLOSE_TRY_AGAIN = 1013  # RFC 6455: the database is briefly unavailable
@@ -256,7 +256,7 @@ class GameConsumer(QuickDispatch, LimitedSocket):  # QuickDispatch: ttr_server/o
         appended = None if played.finished else Appended(game, list(played.rows), request.expected_seq, deadline_of(game))
         return {"type": "move_result", "ok": True, "seq": played.seq}, appended
 
-    def _try_play(self, request: MoveRequest) -> tuple[services.Played, Game]:
+    def _try_play(self, request: MoveRequest) -> tuple[moves.Played, Game]:
         user = signed_in(self.user)  # an anonymous socket watches: NotAuthenticated
         # the row this process last read or appended, when it is at the move's seq (hub.game_at); else a read
         game = hub.game_at(self.game_id, request.expected_seq) or selectors.game_row(self.game_id)

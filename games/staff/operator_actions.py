@@ -20,7 +20,7 @@ from games.clocks import turn_clocks
 from games.engine import Event, State, evolve
 from games.engine.events import ABORTED, GameAborted, SeatReplaced, TimeGranted
 from games.people import accounts
-from games.play import services
+from games.play import bot_turns
 from games.store import event_log, notify, states
 from games.store.models import BOT_LEVELS, Game, GameId
 from games.store.service_error import ServiceError
@@ -90,7 +90,7 @@ def seat_replace(
         event_log.append(game, game.seq, [SeatReplaced(seat, by, staff.pk, reason)])
         new_seq, bot_seats, levels = game.seq, game.bot_seats, game.bot_levels
         transaction.on_commit(
-            lambda: services.after_append(game.pk, new_seq, state, by_bot=False, bot_seats=bot_seats, levels=levels)
+            lambda: bot_turns.settle_and_wake(game.pk, new_seq, state, bot_seats=bot_seats, levels=levels)
         )
     return game
 

@@ -150,7 +150,7 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000, 
     score it as the `score_game` task does (tests/server/test_workers.py runs the real worker).
 
     Random legal moves, leaning towards claims so that the game is short. Returns the number of moves."""
-    from games.play import scoring, services
+    from games.play import bot_turns, scoring
     from games.store import states
     from games.store.models import Game
 
@@ -162,7 +162,7 @@ def finish_by_services(game_id: str, rng: random.Random, max_moves: int = 5000, 
                 assert states.state_at(game.pk, Game.objects.get(pk=game_id).seq).scores
             return played
         seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
-        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
+        bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=move)
     raise AssertionError(f"the game did not end in {max_moves} moves")
 
 

@@ -17,7 +17,7 @@ from bots.policies import Decision
 from bots.policies.greedy import choose as choose_greedy
 from games.engine import legal_moves, view
 from games.engine.played import played_moves
-from games.play import scoring, services
+from games.play import bot_turns, scoring
 from games.review import analyses
 from games.review.models import Analysis
 from games.store import event_log, states
@@ -59,7 +59,7 @@ def play_to_its_end(table: Any, seed: int) -> None:
         state = states.state_at(game.pk, game.seq)
         seat = state.deciders()[0]
         decision = Decision(view(state, seat), legal_moves(state, seat), rng)
-        services.play_seat(game, seat=seat, expected_seq=game.seq, move=choose_greedy(decision).move, by_bot=False)
+        bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=choose_greedy(decision).move)
     scoring.game_score_and_rate(table.game_id)
 
 

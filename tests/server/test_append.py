@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.random_moves import random_engine_move
 from games.engine.events import TurnEnded
-from games.play import services
+from games.play import bot_turns
 from games.store import event_log, states
 from games.store.models import Event, Game
 from tests.server.helpers import seated_game
@@ -56,9 +56,9 @@ def test_a_plain_move_on_postgresql_writes_with_one_statement(on_postgres: bool)
         seat, move = random_engine_move(state, rng)
         if not states.snapshot_due(game.seq, game.seq + 3):
             break
-        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
+        bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=move)
         state = states.state_at(game.pk, game.seq)
     with CaptureQueriesContext(connection) as queries:
-        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
+        bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=move)
     writes = [q["sql"] for q in queries.captured_queries if not q["sql"].lstrip().upper().startswith("SELECT")]
     assert len(writes) == 1 and writes[0].startswith("WITH head AS (UPDATE"), writes

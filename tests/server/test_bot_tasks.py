@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.engine import legal_moves
-from games.play import bot_turns, services
+from games.play import bot_turns, moves, services
 from games.play import sweep as sweeping
 from games.store import states
 from games.store.models import Event, Game, Seat
@@ -26,7 +26,7 @@ def test_a_bot_task_that_loses_a_race_to_a_human_goes_on_playing_the_bots(monkey
     stale_seq, and must still play both bots: the human's own task was queued for a seq already passed."""
     table = seated_game("h", "europe", 3)
     Seat.objects.filter(game_id=table.game_id, number__in=(1, 2)).update(bot="greedy")
-    real_play_seat = services.play_seat
+    real_play_seat = moves.play_seat
     raced = []
 
     def human_first(game: Game, **kwargs: Any) -> Any:
@@ -37,7 +37,7 @@ def test_a_bot_task_that_loses_a_race_to_a_human_goes_on_playing_the_bots(monkey
             real_play_seat(fresh, seat=0, expected_seq=fresh.seq, move=human, by_bot=False)
         return real_play_seat(game, **kwargs)
 
-    monkeypatch.setattr(services, "play_seat", human_first)
+    monkeypatch.setattr(moves, "play_seat", human_first)
     seq = table.seq()
     assert bot_turns.play_bot_turns(table.game_id, seq) >= 2  # then on, if a bot has the first turn
     kept = Event.objects.filter(game_id=table.game_id, seq__gt=seq, type="tickets_kept").values_list("seat", flat=True)
@@ -52,7 +52,7 @@ def test_a_bot_task_that_loses_a_race_to_a_resignation_plays_the_resigned_seat_t
     would find its seq already passed and do nothing)."""
     table = seated_game("rs", "europe", 3)
     Seat.objects.filter(game_id=table.game_id, number__in=(1, 2)).update(bot="greedy")
-    real_play_seat = services.play_seat
+    real_play_seat = moves.play_seat
     resigned: list[bool] = []
 
     def resign_first(game: Game, **kwargs: Any) -> Any:
@@ -62,7 +62,7 @@ def test_a_bot_task_that_loses_a_race_to_a_resignation_plays_the_resigned_seat_t
             services.game_resign(game.pk, user=human)
         return real_play_seat(game, **kwargs)
 
-    monkeypatch.setattr(services, "play_seat", resign_first)
+    monkeypatch.setattr(moves, "play_seat", resign_first)
     seq = table.seq()
     bot_turns.play_bot_turns(table.game_id, seq)
     setup = Event.objects.filter(game_id=table.game_id, seq__gt=seq, type="tickets_kept").order_by("seq")[:3]

@@ -27,7 +27,7 @@ from games.engine import legal_moves
 from games.engine.moves import ClaimRoute
 from games.lobby.models import QueueEntry
 from games.people.models import Notification
-from games.play import services
+from games.play import bot_turns, services
 from games.play.models import Invitation, RematchOffer
 from games.staff import privacy
 from games.store import states
@@ -82,7 +82,7 @@ def play_people(game_id: Any, erased: User, rng: random.Random, moves: int = 500
         assert deciding, f"stranded at seq {game.seq}: it waits for seats {state.deciders()}, which nobody plays"
         seat = rng.choice(deciding)
         with committed():
-            services.play_seat(game, seat=seat, expected_seq=game.seq, move=hasty_move(state, seat, rng), by_bot=False)
+            bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=hasty_move(state, seat, rng))
     return moves
 
 

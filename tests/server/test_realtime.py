@@ -19,7 +19,7 @@ import pytest
 from bench.traffic.people import choose
 from games.engine import legal_moves
 from games.engine.codec import move_from_dict, move_to_dict
-from games.play import services
+from games.play import bot_turns
 from games.store import states
 from games.store.models import Event, Game
 from tests.server import sockets
@@ -137,7 +137,7 @@ def test_two_hundred_random_moves_reach_every_socket_in_order_without_gap_or_dup
         if rng.random() < 0.5:  # over the seat's socket (on A or B) ...
             assert socket_move(viewers[seat], game.seq, move)["ok"] is True
         else:  # ... or straight through the services in this process, as the HTTP view does
-            services.play_seat(game, seat=seat, expected_seq=game.seq, move=move_from_dict(move), by_bot=False)
+            bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=move_from_dict(move))
         moves += 1
         if rng.random() < 0.2:  # now and then let the sockets catch up, so that pushes interleave with moves
             for socket in viewers:

@@ -19,7 +19,7 @@ import redis
 from django.conf import settings
 
 from bench.random_moves import random_engine_move
-from games.play import services
+from games.play import bot_turns
 from games.store import states
 from games.store.models import Game
 from tests.server import sockets
@@ -76,7 +76,7 @@ def play_watched(table: Any, viewers: list[Socket], rng: random.Random) -> int:
         if game.status == Game.Status.FINISHED:
             return moves
         seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
-        played = services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
+        played = bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=move)
         moves += 1
         if moves % 10 == 0:
             for socket in viewers:

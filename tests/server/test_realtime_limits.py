@@ -22,7 +22,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from bench.random_moves import random_engine_move
-from games.play import services
+from games.play import bot_turns
 from games.realtime import people
 from games.realtime.limits import Budget, Outbox
 from games.store import states
@@ -54,7 +54,7 @@ def played(table: Table, moves: int) -> int:
         if game.status != Game.Status.ACTIVE:
             break
         seat, move = random_engine_move(states.state_at(game.pk, game.seq), rng)
-        services.play_seat(game, seat=seat, expected_seq=game.seq, move=move, by_bot=False)
+        bot_turns.play_for(game, seat=seat, expected_seq=game.seq, move=move)
     return int(Game.objects.get(pk=table.game_id).seq)
 
 
