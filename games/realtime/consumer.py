@@ -27,7 +27,6 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import close_old_connections
-from ttr_server.overrides.socket_dispatch import QuickDispatch
 
 from games.api.authentication import signed_in
 from games.api.serializers import MoveRequest
@@ -49,7 +48,7 @@ CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
 CLOSE_TRY_AGAIN = 1013  # RFC 6455: the database is briefly unavailable
 
 
-class GameConsumer(QuickDispatch, LimitedSocket):  # QuickDispatch: ttr_server/overrides/socket_dispatch.py
+class GameConsumer(LimitedSocket):
     game_id: str
     user: AbstractBaseUser | AnonymousUser
     seat: int | None = None

@@ -28,8 +28,7 @@ from games.store import event_log, notify, states
 from games.store.models import Event, Game
 from games.store.notify import group_name
 from games.table import presence
-from ttr_server import metrics, overrides, unavailable
-from ttr_server.overrides import socket_threads
+from ttr_server import metrics, unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -51,11 +50,9 @@ _R = TypeVar("_R")
 
 
 def run_sync(function: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> Awaitable[_R]:
-    """Run sync (database) code in a thread of the loop's pool, not in Django's one thread-sensitive thread (sockets
-    do not queue behind one another), with Django's connections closed before and after (a pooled one goes back to
-    the pool): Channels' `database_sync_to_async`, or the override `socket_threads` (ttr_server/overrides/)."""
-    if overrides.enabled("socket_threads"):
-        return socket_threads.run(function, *args, **kwargs)
+    """Run sync (database) code with Channels' `database_sync_to_async` (Django's connections closed before and
+    after: a pooled one goes back to the pool) in a thread of the loop's pool, not thread-sensitive: the sockets'
+    reads do not queue behind one another in one thread."""
     return database_sync_to_async(function, thread_sensitive=False)(*args, **kwargs)
 
 

@@ -10,10 +10,7 @@ suite with none of them.
 
 from __future__ import annotations
 
-NAMES = (
-    "http_one_hop", "gc_freeze", "pool_check", "atomic_broker", "socket_dispatch", "socket_threads", "game_token_read",
-    "append_alone",
-)
+NAMES = ("http_one_hop", "gc_freeze", "pool_check", "atomic_broker", "game_token_read", "append_alone")
 
 
 class UnknownOverride(ValueError):
