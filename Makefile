@@ -52,7 +52,7 @@ chromium:
 	  { apt-get install -y -qq chromium || { apt-get update -qq && apt-get install -y -qq chromium; }; }; } || \
 	  echo "make: chromium is not installed: the browser tests will be skipped"
 
-# The browser tests and the fault suite run beside the rest (scripts/test-all): they share nothing but the CPU.
+# The tests that start servers of their own (browser, faults, make run) run beside the rest (scripts/test-all).
 test: $(STAMP) messages lint chromium
 	./scripts/test-all
 

@@ -61,6 +61,10 @@ class LiveServer:
         assert len(workers) == 2, (self.processes(), self.log())
         return workers
 
+    def bot_worker(self) -> int:
+        """The pid of the worker that plays the bots' turns (the default queue's)."""
+        return next(p.pid for p in self.workers() if "embedded@" in p.command)
+
     def log(self) -> str:
         return (self.var_dir / "server.log").read_text(errors="replace")[-4000:]
 

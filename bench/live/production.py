@@ -36,6 +36,9 @@ class ProductionStack(LiveServer):
     def processes(self) -> list[Process]:
         return group_members(self.process.pid) + group_members(self.worker_process.pid)
 
+    def bot_worker(self) -> int:
+        return self.worker_process.pid
+
     def log(self) -> str:
         return "\n".join(
             f"--- {name}:\n" + (self.var_dir / name).read_text(errors="replace")[-3000:]
