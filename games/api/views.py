@@ -166,7 +166,10 @@ class OneGameView(ApiView):
 class StateView(OneGameView):
     @extend_schema(responses={200: GameState, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(to_json(selectors.game_state(self.game(), user=request.user)))
+        game = self.game()
+        state = selectors.game_state(game, user=request.user)
+        services.mark_seen(game.pk, seat=viewers.seat_of(game, request.user), seq=state.seq)
+        return Response(to_json(state))
 
 
 class ReplayView(ApiView):

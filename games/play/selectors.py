@@ -218,19 +218,12 @@ def _started_view(game: Game, seat: int | None, seq: int, *, now: bool) -> GameV
     state = states.state_at(game.pk, seq)
     past = game.status == Game.Status.FINISHED and not state.finished  # a past moment of a finished game
     deadline = turn_clocks.deadline(game, state) if now else None
-    if now and seat is not None:
-        mark_seen(game.pk, seat=seat, seq=seq)
     return started_view(
         view(state, seat),
         **(_everything(state) if past else {}),  # everything is public now
         deadline=deadline if deadline is not None else ABSENT,
         banks=turn_clocks.banks(game) if now and game.speed == "daily" else ABSENT,
     )
-
-
-def mark_seen(game_id: GameId, *, seat: int, seq: int) -> None:
-    """The seat's player has seen the game up to `seq` (/api/me/games counts the events after it)."""
-    Seat.objects.filter(game_id=game_id, number=seat, seen_seq__lt=seq).update(seen_seq=seq)
 
 
 def _everything(state: State) -> dict[str, object]:

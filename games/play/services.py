@@ -220,6 +220,13 @@ def game_resign(game_id: GameId, *, user: User) -> Game:
     return game
 
 
+def mark_seen(game_id: GameId, *, seat: int | None, seq: int) -> None:
+    """The seat's player has seen the game up to `seq`, by its GET /state or its socket (/api/me/games counts the
+    events after it). Nothing for a spectator or an open game."""
+    if seat is not None and seq > 0:
+        Seat.objects.filter(game_id=game_id, number=seat, seen_seq__lt=seq).update(seen_seq=seq)
+
+
 def game_checkpoint(game: Game) -> Checkpoint:
     """The signed checkpoint of a finished, scored game (signed now if the game was scored before checkpoints)."""
     if game.status != Game.Status.FINISHED or game.scored_at is None:

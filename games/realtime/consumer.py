@@ -34,6 +34,7 @@ from games.api.typed_json import to_json
 from games.clocks import turn_clocks
 from games.engine.codec import move_from_dict
 from games.play import moves, selectors, services
+from games.play.shapes import GameState
 from games.realtime import messages, socket_user
 from games.realtime.hub import Appended, announce, deadline_of, hub, run_sync
 from games.realtime.limits import LimitedSocket
@@ -106,8 +107,12 @@ class GameConsumer(LimitedSocket):
         return state
 
     def _state(self) -> dict[str, Any]:
-        state = unavailable.once_more_if_cut(lambda: selectors.game_state(selectors.game_row(self.game_id), user=self.user))
-        return dict(to_json(state))  # the `hello`'s seq, status, view and presence
+        def read() -> GameState:
+            state = selectors.game_state(selectors.game_row(self.game_id), user=self.user)
+            services.mark_seen(self.game_id, seat=self.seat, seq=state.seq)
+            return state
+
+        return dict(to_json(unavailable.once_more_if_cut(read)))  # the `hello`'s seq, status, view and presence
 
     def _seat(self) -> int | None:
         return unavailable.once_more_if_cut(lambda: viewers.seat_of(selectors.game_row(self.game_id), self.user))
@@ -123,7 +128,7 @@ class GameConsumer(LimitedSocket):
         hub.leave(self)
         if self.seat is not None and self.cursor:  # what the player saw here counts as seen (/api/me/games)
             try:
-                await run_sync(selectors.mark_seen, self.game_id, seat=self.seat, seq=self.cursor)
+                await run_sync(services.mark_seen, self.game_id, seat=self.seat, seq=self.cursor)
             except Exception as error:
                 if unavailable.which(error) is None:
                     raise
