@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run stack test lint bench simulate clean chromium messages
+.PHONY: run stack test test-plain lint bench simulate clean chromium messages
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -55,6 +55,11 @@ chromium:
 # The tests that start servers of their own (browser, faults, make run) run beside the rest (scripts/test-all).
 test: $(STAMP) messages lint chromium
 	./scripts/test-all
+
+# The whole suite with every framework override off (ttr_server/overrides/, TTR_OVERRIDES=none): the site works on the
+# frameworks' own ways; the overrides' own tests turn each on themselves (tests/server/test_overrides.py).
+test-plain: $(STAMP) messages chromium
+	TTR_OVERRIDES=none ./scripts/test-all
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

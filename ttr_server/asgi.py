@@ -20,10 +20,3 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 
 sockets = closing_when_unavailable(auth_stack(URLRouter(websocket_urlpatterns)))  # 1013 while a dependency is down
 application = ProtocolTypeRouter({"http": django_asgi, "websocket": sockets})
-
-from ttr_server import overrides  # noqa: E402
-
-if overrides.enabled("gc_freeze"):
-    from ttr_server.overrides import gc_freeze
-
-    gc_freeze.settle()  # the start-up heap frozen, the young generation collected less often (see the module)

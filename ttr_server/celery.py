@@ -6,9 +6,9 @@ import os
 
 from celery import Celery, signals
 
-from ttr_server import broker
+from ttr_server.overrides import atomic_broker
 
-broker.register()  # before any connection: the embedded default broker URL is ttrfs://
+atomic_broker.register()  # before any connection: the embedded default broker URL is ttrfs:// (the override's)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ttr_server.settings")
 

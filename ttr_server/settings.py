@@ -119,14 +119,11 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", default=True):
     # Under ASGI each request runs its sync code in a fresh thread, so thread-bound persistent connections
     # would be opened per request: a process-wide pool (psycopg_pool) hands out warm connections instead.
-    # `check`: the pool tries a connection before handing it out (ttr_server/dbpool.py: a poll of its socket, a round
-    # trip only when something waits there), so one the server dropped (a restart, pg_terminate_backend) costs a
-    # reconnect, not a failed request. Django's CONN_HEALTH_CHECKS would send a round trip every time.
+    # CONN_HEALTH_CHECKS: the pool tries a connection with an empty query before handing it out, so one the server
+    # dropped (a restart, pg_terminate_backend) costs a reconnect, not a failed request.
     # `timeout`: how long a request waits for a connection before it answers 503 `unavailable`.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    if "pool_check" in TTR_OVERRIDES:
-        DATABASES["default"]["ENGINE"] = "ttr_server.postgresql"
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # the pool checks (ttr_server/postgresql sets which check)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
@@ -242,7 +239,7 @@ SPECTACULAR_SETTINGS = {
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: Redis when REDIS_URL is set, otherwise a broker that needs no server.
-# ttrfs: kombu's filesystem transport with atomic writes (ttr_server/broker.py).
+# ttrfs: kombu's filesystem transport with atomic writes (ttr_server/overrides/atomic_broker.py).
 # "localhost": the filesystem transport has no host, but kombu warns on every connection without one
 _FILESYSTEM_BROKER = "ttrfs" if "atomic_broker" in TTR_OVERRIDES else "filesystem"
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or f"{_FILESYSTEM_BROKER}://localhost//")

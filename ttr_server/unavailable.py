@@ -20,7 +20,7 @@ from django.db import connections
 from django.db import utils as db_utils
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from ttr_server import dbpool, metrics
+from ttr_server import metrics
 
 logger = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 2
@@ -84,7 +84,6 @@ def once_more_if_cut(read: Callable[[], _T]) -> _T:
     except Exception as error:
         if which(error) != "database":
             raise
-        dbpool.distrust()
         for connection in connections.all(initialized_only=True):
             connection.close_if_unusable_or_obsolete()
         return read()
@@ -134,8 +133,6 @@ class UnavailableMiddleware:
         service = which(exc)
         if service is None:
             return None
-        if service == "database":
-            dbpool.distrust()  # the pool tries each connection with a query for a while (ttr_server/dbpool.py)
         first = not getattr(request, "_ttr_retried", False)
         if first and service == "database" and _retryable(request):
             request._ttr_unavailable = service  # type: ignore[attr-defined]
@@ -155,7 +152,5 @@ def server_error(request: HttpRequest) -> HttpResponse:
     service = which(exc)
     if service is None or exc is None:
         return JsonResponse({"code": "server_error", "detail": "the server failed; nothing was changed"}, status=500)
-    if service == "database":
-        dbpool.distrust()
     log(service, exc, request=request)
     return response(service)

@@ -10,7 +10,6 @@ this module: moving never imports the bots' turns that move.
 from __future__ import annotations
 
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -25,7 +24,7 @@ from games.store import event_log, notify, states
 from games.store.models import Event, Game, GameId, map_name
 from games.store.service_error import ServiceError
 from games.trust import chance
-from ttr_server import json_logs, metrics, overrides
+from ttr_server import json_logs, metrics
 
 
 @dataclass(frozen=True)
@@ -60,12 +59,7 @@ def play_seat(
     new_state, events = step(state, seat, move, chance.draws(game, state))
     reasons = {len(before): reason[:REASON_LENGTH]} if reason else None
     events = (*before, *events)
-    # Most moves write their rows and nothing else: then the append alone, one statement, is the transaction
-    # (event_log.appends_alone); a snapshot, the end of the game or a daily game's notifications share one with it.
-    alone = overrides.enabled("append_alone") and event_log.appends_alone() and not (
-        states.snapshot_due(expected_seq, expected_seq + len(events)) or new_state.finished or game.speed == "daily"
-    )
-    with nullcontext() if alone else transaction.atomic():
+    with transaction.atomic():
         rows = event_log.append(game, expected_seq, events, reasons)
         states.maybe_snapshot(game.pk, expected_seq, game.seq, new_state)
         if new_state.finished:

@@ -42,7 +42,7 @@ from games.store import event_log, viewers
 from games.store.models import Game
 from games.store.service_error import ServiceError
 from games.table import chat, presence
-from ttr_server import dbpool, json_logs, metrics, unavailable
+from ttr_server import json_logs, metrics, unavailable
 
 logger = logging.getLogger(__name__)
 CLOSE_UNAUTHORISED, CLOSE_NOT_FOUND = 4401, 4404
@@ -251,7 +251,6 @@ class GameConsumer(LimitedSocket):
         except Exception as error:
             if unavailable.which(error) != "database":
                 return _refused_move(messages.refused(error)), None
-            dbpool.distrust()  # the pool tries each connection with a query for a while (ttr_server/dbpool.py)
             close_old_connections()  # a connection cut under the move: once more on a fresh one (as over HTTP)
             try:
                 played, game = self._try_play(request)

@@ -57,8 +57,8 @@ def _seat_of(event: EngineEvent) -> int | None:
 def append(
     game: Game, expected_seq: int, events: Sequence[EngineEvent], reasons: Mapping[int, str] | None = None
 ) -> list[Event]:
-    """Append `events` after `expected_seq`; `StaleSeq` if another won. One statement where `appends_alone()`,
-    else two that need the caller's transaction.
+    """Append `events` after `expected_seq`, in the caller's transaction; `StaleSeq` if another won. One statement
+    on PostgreSQL (the head's move and the rows' insert: one round trip), two on SQLite (no UPDATE in a WITH).
     `reasons`: a bot's reason for its move, by the index in `events` of the move's first event."""
     now = timezone.now()
     prev, rows = game.head_hash, []
@@ -80,7 +80,7 @@ def append(
     key = game_key(game.pk)
     with connection.cursor() as cursor:
         try:
-            if appends_alone():
+            if connection.vendor == "postgresql":
                 cursor.execute(_append_sql(len(rows)), [new_seq, prev, key, expected_seq, *values])
                 if cursor.rowcount != len(rows):
                     raise StaleSeq(_seq_now(game))
@@ -93,13 +93,6 @@ def append(
             raise StaleSeq(_seq_now(game)) from error
     game.seq, game.head_hash = new_seq, prev
     return rows
-
-
-def appends_alone() -> bool:
-    """Whether `append` is one statement here, atomic without a transaction around it (PostgreSQL: the move of the
-    head and the insert of the rows in one statement). SQLite has no UPDATE in a WITH: two statements, which need
-    the caller's transaction."""
-    return connection.vendor == "postgresql"
 
 
 def _seq_now(game: Game) -> int:

@@ -1,11 +1,10 @@
-"""The HTTP side of the ASGI application (ttr_server/http.py): the same answers as Django's own handler,
-with the whole request in one worker thread."""
+"""The HTTP side of the ASGI application (ttr_server/http.py): the size limits before anything reads the request,
+and the answers, signals and errors as Django's own handler gives them (the handler in use: Django's, or the
+override http_one_hop, ttr_server/overrides/)."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from django.core import signals
 from tests.server.helpers import PASSWORD
 from ttr_server import limits
 from ttr_server.asgi import application
-from ttr_server.overrides import gc_freeze as heap
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the handler's thread has its own connection
 
@@ -127,10 +125,3 @@ def test_a_url_over_the_limit_is_414_json() -> None:
     assert json.loads(content)["code"] == "url_too_long"
     status, _, content = call("GET", "/api/games", query=b"status=" + b"a" * limits.MAX_URL_CHARS)
     assert status == 414 and json.loads(content)["code"] == "url_too_long"
-
-
-def test_a_web_process_freezes_its_start_up_heap_and_collects_the_young_less_often() -> None:
-    """ttr_server/heap.py: measured to cut a move's p99 (bench/api.py); a fresh process, as uvicorn starts one."""
-    probe = "import gc, ttr_server.asgi; print(gc.get_threshold(), gc.get_freeze_count() > 10_000)"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
-    assert out.stdout.split("\n")[0] == f"{heap.THRESHOLDS} True", out.stderr[-2000:]

@@ -180,6 +180,35 @@ def test_a_service_that_is_down_is_named_through_the_causes() -> None:
     assert unavailable.which(ValueError("a bug")) is None
 
 
+def test_a_read_cut_by_the_database_is_tried_once_more_and_other_failures_are_not() -> None:
+    from django.db import OperationalError
+
+    calls: list[int] = []
+
+    def cut_once() -> str:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return "read"
+
+    assert unavailable.once_more_if_cut(cut_once) == "read" and len(calls) == 2
+
+    def always_cut() -> str:
+        raise OperationalError("the database is gone")
+
+    with pytest.raises(OperationalError):
+        unavailable.once_more_if_cut(always_cut)
+
+    def broken() -> str:
+        calls.append(1)
+        raise ValueError("a bug, not the database")
+
+    calls.clear()
+    with pytest.raises(ValueError):
+        unavailable.once_more_if_cut(broken)
+    assert len(calls) == 1
+
+
 def test_a_view_failing_for_a_service_answers_503_with_retry_after(rf: Any) -> None:
     import redis.exceptions
 

@@ -10,7 +10,7 @@ suite with none of them.
 
 from __future__ import annotations
 
-NAMES = ("http_one_hop", "gc_freeze", "pool_check", "atomic_broker", "game_token_read", "append_alone")
+NAMES = ("http_one_hop", "game_token_read", "atomic_broker")
 
 
 class UnknownOverride(ValueError):

@@ -1,10 +1,12 @@
-"""The embedded broker: kombu's filesystem transport, with messages written atomically.
+"""The embedded broker: kombu's filesystem transport, with messages written atomically (`atomic_broker`; a fix of
+correctness, not of speed).
 
-kombu's own `_put` creates the message file and then writes it, so a consumer listing the folder in between
-moves and reads an empty file and the worker dies on the JSON error. With beat, the web process and the
-worker all writing to the folder every second, that happened within minutes under `make run`. Here a message
-is written under a name no consumer picks up (`.part`), then renamed into place, which is atomic.
-"""
+kombu's own `Channel._put` (5.7) creates the message file and then writes it, so a consumer listing the folder in
+between moves and reads an empty file and the worker dies on the JSON error. With beat, the web process and the
+worker all writing to the folder every second, that happened within minutes under `make run`. Here a message is
+written under a name no consumer picks up (`.part`), then renamed into place, which is atomic. kombu's transport
+options name the folders only; nothing public writes the file another way. Off, the settings name kombu's own
+`filesystem://`."""
 
 from __future__ import annotations
 
