@@ -17,7 +17,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
-from games.api import responses as r
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error, error_responses
@@ -27,9 +26,13 @@ from games.api.serializers import valid_body
 from games.api.typed_json import to_json
 from games.api.views_auth import AuthThrottle
 from games.clocks import vacations
+from games.clocks.shapes import VacationStatus
 from games.lobby import matchmaker
+from games.lobby.shapes import QueueStatus
 from games.people import mail_links, password_guard, preferences
 from games.people.models import NOTIFICATION_KINDS
+from games.people.shapes import LANGUAGES, AccountSettings
+from games.play.shapes import fields_of
 from games.staff import privacy
 from games.store.service_error import ServiceError
 from games.store.shape_marks import Schema
@@ -93,7 +96,7 @@ class MeUpdateSerializer(ObjectSerializer):
     email = AddressField(required=False)
     notify = NotifyField(required=False)
     language = StrictChoiceField(
-        preferences.LANGUAGES, required=False, allow_null=True, help_text="null: the request's Accept-Language decides"
+        LANGUAGES, required=False, allow_null=True, help_text="null: the request's Accept-Language decides"
     )
 
 
@@ -103,25 +106,14 @@ class LinkTokenSerializer(ObjectSerializer):
     )
 
 
-NotifySettingsSerializer = type(
-    "NotifySettingsSerializer",
-    (ObjectSerializer,),
-    {kind: serializers.BooleanField(help_text="mailed or not") for kind in NOTIFICATION_KINDS},
-)
+@dataclass(frozen=True, kw_only=True)
+class Me(AccountSettings):
+    """Your own settings, your vacation and your queue entry."""
 
-
-class MeSerializer(ObjectSerializer):
-    username = serializers.CharField()
-    email = serializers.EmailField(allow_null=True, help_text="the confirmed address notifications are mailed to")
-    email_pending = serializers.EmailField(allow_null=True, help_text="an address whose link is not opened yet")
-    notify = NotifySettingsSerializer(help_text="every kind of notification: mailed or not")
-    language = serializers.ChoiceField(
-        preferences.LANGUAGES, allow_null=True, help_text="null: Accept-Language decides"
-    )
-    vacation = r.VacationStatusSerializer(help_text="your daily clocks' vacation (POST /api/me/vacation)")
-    muted = serializers.ListField(child=serializers.CharField(), help_text="the people whose chat lines you do not get")
-    queue = r.QueueStatusSerializer(allow_null=True, help_text="your queue entry as GET /api/queue answers it; null: "
-                                    "not in the queue")
+    vacation: Annotated[VacationStatus, Schema("your daily clocks' vacation (POST /api/me/vacation)")]
+    queue: Annotated[
+        QueueStatus | None, Schema("your queue entry as GET /api/queue answers it; null: not in the queue")
+    ]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -144,24 +136,24 @@ class MeView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        operation_id="me_retrieve", responses={200: MeSerializer, **error_responses(401)},
+        operation_id="me_retrieve", responses={200: Me, **error_responses(401)},
         description="Your own settings: the e-mail address (confirmed, and one waiting for its link), which "
         "notifications are mailed, the language; and your queue entry (`queue`, null when not in the queue).",
     )
     def get(self, request: Request) -> Response:
-        return Response(_me(signed_in(request.user)))
+        user = signed_in(request.user)
+        return _me(user, preferences.settings_of(user))
 
     @extend_schema(
         operation_id="me_update", request=MeUpdateSerializer,
-        responses={200: MeSerializer, **error_responses(400, 401, 403, 413, 415, 429)},
+        responses={200: Me, **error_responses(400, 401, 403, 413, 415, 429)},
         description="Change your settings; fields left out stay. A new address is mailed a link (valid "
         f"{mail_links.CONFIRM_DAYS} days) and used once it is opened; until then `email_pending` shows it. Confirmation "
         "mails are limited per account and per address: past the limit 429 `too_many_mails`, nothing changed or sent.",
     )
     def patch(self, request: Request) -> Response:
         user = signed_in(request.user)
-        preferences.account_update(user, valid_body(MeUpdateSerializer, request.data))
-        return Response(_me(user))
+        return _me(user, preferences.account_update(user, valid_body(MeUpdateSerializer, request.data)))
 
 
     @extend_schema(
@@ -199,11 +191,11 @@ class ExportView(ApiView):
         return Response(privacy.export(signed_in(request.user)))
 
 
-def _me(user: User) -> dict[str, Any]:
-    return {**preferences.account_settings(user), "vacation": vacations.status(user), "queue": _queue(user)}
+def _me(user: User, settings: AccountSettings) -> Response:
+    return Response(to_json(Me(**fields_of(settings), vacation=vacations.status(user), queue=_queue(user))))
 
 
-def _queue(user: User) -> dict[str, Any] | None:
+def _queue(user: User) -> QueueStatus | None:
     """GET /api/queue's answer, or None where it answers 404 `not_queued`: a client reads it here without a 404."""
     try:
         return matchmaker.status(matchmaker.entry_of(user))

@@ -8,37 +8,40 @@ from rest_framework import permissions
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.api import responses as r
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error_responses
+from games.api.typed_json import to_json
 from games.play import selectors
 from games.review import analyses, hints
+from games.review.shapes import AnalysisDone, AnalysisProgress, Hint
 
-IN_PROGRESS = OpenApiResponse(r.AnalysisProgressSerializer, description="queued, or running: how far it is")
+IN_PROGRESS = OpenApiResponse(AnalysisProgress, description="queued, or running: how far it is")
+
+
+def _analysis(answer: AnalysisDone | AnalysisProgress) -> Response:
+    return Response(to_json(answer), status=202 if isinstance(answer, AnalysisProgress) else 200)
 
 
 class AnalysisView(ApiView):
     @extend_schema(
-        responses={200: r.AnalysisSerializer, 202: IN_PROGRESS, **error_responses(401, 404, 409)},
+        responses={200: AnalysisDone, 202: IN_PROGRESS, **error_responses(401, 404, 409)},
         description="The strong bot's analysis of a finished game: 404 `not_analysed` until a player asks for it, "
         "202 while a worker runs it, 200 when done; 409 `analysis_failed` when it could not be made.",
     )
     def get(self, request: Request, game_id: str) -> Response:
-        code, body = analyses.analysis_answer(selectors.game_get(game_id))
-        return Response(body, status=code)
+        return _analysis(analyses.analysis_answer(selectors.game_get(game_id)))
 
     @extend_schema(
         request=None,
-        responses={200: r.AnalysisSerializer, 202: IN_PROGRESS, **error_responses(401, 403, 404, 409)},
+        responses={200: AnalysisDone, 202: IN_PROGRESS, **error_responses(401, 403, 404, 409)},
         description="A player of a finished game asks for its analysis (once: asking again answers what there is).",
     )
     def post(self, request: Request, game_id: str) -> Response:
         if not request.user.is_authenticated:
             self.permission_denied(request)
         analyses.analysis_request(game_id, user=signed_in(request.user))
-        code, body = analyses.analysis_answer(selectors.game_get(game_id))
-        return Response(body, status=code)
+        return _analysis(analyses.analysis_answer(selectors.game_get(game_id)))
 
 
 class HintView(ApiView):
@@ -46,10 +49,10 @@ class HintView(ApiView):
 
     @extend_schema(
         request=None,
-        responses={200: r.HintSerializer, **error_responses(401, 403, 404, 409)},
+        responses={200: Hint, **error_responses(401, 403, 404, 409)},
         description="The strong bot's move for your decision now, and why (a short search from your own "
         "information). Only in an unranked game where every other seat is a bot (403 `no_hints`); recorded in the "
         "game (`hint_used`, once per decision) and counted in its summary.",
     )
     def post(self, request: Request, game_id: str) -> Response:
-        return Response(hints.hint(game_id, user=signed_in(request.user)))
+        return Response(to_json(hints.hint(game_id, user=signed_in(request.user))))

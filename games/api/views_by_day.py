@@ -19,7 +19,9 @@ from games.api.error_responses import error_responses
 from games.api.typed_json import to_json
 from games.api.views import WRITE_ERRORS
 from games.clocks import vacations
+from games.clocks.shapes import VacationStatus
 from games.lobby import matchmaker
+from games.lobby.shapes import QueueStatus
 from games.people import inbox
 from games.people.models import Notification
 from games.play import invitations, rematch, selectors
@@ -34,7 +36,7 @@ class QueueView(ApiView):
 
     @extend_schema(
         operation_id="queue_join", request=s.QueueSerializer,
-        responses={201: r.QueueStatusSerializer, **error_responses(400, 401, 403, 409, 413, 415)},
+        responses={201: QueueStatus, **error_responses(400, 401, 403, 409, 413, 415)},
         description="Wait for a table: players with overlapping choices, closest ratings first; the rating gap "
         "you accept widens the longer you wait. A worker forms the table; you get a `game_formed` notification.",
     )
@@ -43,11 +45,11 @@ class QueueView(ApiView):
         entry = matchmaker.join(
             signed_in(request.user), data["map"], data["players"], data["ranked"], data["speed"], data["bots_after"]
         )
-        return Response(matchmaker.status(entry), status=status.HTTP_201_CREATED)
+        return Response(to_json(matchmaker.status(entry)), status=status.HTTP_201_CREATED)
 
-    @extend_schema(operation_id="queue_status", responses={200: r.QueueStatusSerializer, **error_responses(401, 403, 404)})
+    @extend_schema(operation_id="queue_status", responses={200: QueueStatus, **error_responses(401, 403, 404)})
     def get(self, request: Request) -> Response:
-        return Response(matchmaker.status(matchmaker.entry_of(request.user)))
+        return Response(to_json(matchmaker.status(matchmaker.entry_of(request.user))))
 
     @extend_schema(operation_id="queue_leave", responses={204: None, **error_responses(401, 403, 404, 409)})
     def delete(self, request: Request) -> Response:
@@ -101,25 +103,25 @@ class VacationView(ApiView):
     body_methods = frozenset({"post"})
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="vacation_status", responses={200: r.VacationStatusSerializer, **READ_ERRORS})
+    @extend_schema(operation_id="vacation_status", responses={200: VacationStatus, **READ_ERRORS})
     def get(self, request: Request) -> Response:
-        return Response(vacations.status(signed_in(request.user)))
+        return Response(to_json(vacations.status(signed_in(request.user))))
 
     @extend_schema(
         operation_id="vacation_take", request=s.VacationSerializer,
-        responses={201: r.VacationStatusSerializer, **error_responses(400, 401, 403, 409, 413, 415)},
+        responses={201: VacationStatus, **error_responses(400, 401, 403, 409, 413, 415)},
         description="Stop your daily clocks for `days` days (from now, or added to the vacation you are on).",
     )
     def post(self, request: Request) -> Response:
         data = s.valid_body(s.VacationSerializer, request.data)
-        return Response(vacations.take(signed_in(request.user), data["days"]), status=status.HTTP_201_CREATED)
+        return Response(to_json(vacations.take(signed_in(request.user), data["days"])), status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        operation_id="vacation_end", responses={200: r.VacationStatusSerializer, **READ_ERRORS},
+        operation_id="vacation_end", responses={200: VacationStatus, **READ_ERRORS},
         description="End your vacation now: your clocks run again and the unused days are given back.",
     )
     def delete(self, request: Request) -> Response:
-        return Response(vacations.end(signed_in(request.user)))
+        return Response(to_json(vacations.end(signed_in(request.user))))
 
 
 class NotificationsView(ApiView):

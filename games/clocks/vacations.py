@@ -6,7 +6,6 @@ reads them (games/clocks/turn_clocks.py); live games do not stop."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,16 +14,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.clocks.models import Vacation
+from games.clocks.shapes import VacationStatus
 from games.clocks.turn_clocks import day
 from games.store.service_error import ServiceError
 
 YEAR = timedelta(days=365)
 
 
-def status(user: User) -> dict[str, Any]:
+def status(user: User) -> VacationStatus:
     now = timezone.now()
     current = Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).order_by("-ends_at").first()
-    return {"until": current.ends_at.isoformat() if current else None, "days_left": days_left(user)}
+    return VacationStatus(until=current.ends_at if current else None, days_left=days_left(user))
 
 
 def days_left(user: User) -> int:
@@ -35,7 +35,7 @@ def days_left(user: User) -> int:
     return max(0, settings.TTR_VACATION_DAYS - -(-booked // day()))
 
 
-def take(user: User, days: int) -> dict[str, Any]:
+def take(user: User, days: int) -> VacationStatus:
     """Stop the person's daily clocks for `days` more days (from now, or from the end of the vacation on now)."""
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one booking at a time per person
@@ -54,7 +54,7 @@ def take(user: User, days: int) -> dict[str, Any]:
     return status(user)
 
 
-def end(user: User) -> dict[str, Any]:
+def end(user: User) -> VacationStatus:
     """End the vacation on now: the clocks run again and the days not used are given back."""
     now = timezone.now()
     Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(ends_at=now)

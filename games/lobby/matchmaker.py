@@ -18,9 +18,9 @@ if they reached it while waiting, is passed over by the runs until a game of the
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import datetime
-from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from games.lobby import pairing
 from games.lobby.models import QueueEntry
+from games.lobby.shapes import QueueStatus
 from games.people import inbox, rate_limits
 from games.play import game_caps, ratings, services
 from games.play.models import Rating
@@ -83,22 +84,23 @@ def entry_of(user: User | AnonymousUser) -> QueueEntry:
     return entry
 
 
-def status(entry: QueueEntry) -> dict[str, Any]:
+def status(entry: QueueEntry) -> QueueStatus:
     """Where a player stands: their choices, since when, and how many compatible players wait with them."""
-    answer: dict[str, Any] = {
-        "status": entry.status, "since": entry.since.isoformat(), "map": entry.map, "players": entry.counts,
-        "ranked": entry.ranked, "speed": entry.speed, "bots_after": entry.bots_after,
-        "game": str(entry.game_id) if entry.game_id else None,
-    }
-    if entry.status == QueueEntry.Status.WAITING:
-        others = QueueEntry.objects.filter(
-            status=QueueEntry.Status.WAITING, map=entry.map, ranked=entry.ranked, speed=entry.speed
-        ).exclude(pk=entry.pk)
-        wanted = set(entry.counts)
-        answer["waiting"] = sum(1 for counts in others.values_list("counts", flat=True) if wanted & set(counts))
-        waited = (timezone.now() - entry.since).total_seconds()
-        answer["rating_gap"] = round(pairing.allowed_gap(waited), 2)
-    return answer
+    answer = QueueStatus(
+        status=entry.status, since=entry.since, map=entry.map, players=tuple(entry.counts), ranked=entry.ranked,
+        speed=entry.speed, bots_after=entry.bots_after, game=entry.game_id,
+    )
+    if entry.status != QueueEntry.Status.WAITING:
+        return answer
+    others = QueueEntry.objects.filter(
+        status=QueueEntry.Status.WAITING, map=entry.map, ranked=entry.ranked, speed=entry.speed
+    ).exclude(pk=entry.pk)
+    wanted = set(entry.counts)
+    waited = (timezone.now() - entry.since).total_seconds()
+    return dataclasses.replace(
+        answer, waiting=sum(1 for counts in others.values_list("counts", flat=True) if wanted & set(counts)),
+        rating_gap=round(pairing.allowed_gap(waited), 2),
+    )
 
 
 def leave(user: User) -> None:

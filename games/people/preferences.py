@@ -5,6 +5,7 @@ address (TTR_CONFIRMATION_MAILS_PER_ACCOUNT, _PER_ADDRESS an hour: games/people/
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from typing import Any
 
@@ -15,26 +16,30 @@ from django.db import transaction
 from games.people import mail, rate_limits
 from games.people.mail_links import CONFIRM_DAYS, CONFIRM_SALT, UNSUBSCRIBE_SALT, bad_token, loaded
 from games.people.models import NOTIFICATION_KINDS, Account
+from games.people.shapes import AccountSettings
 from games.store import notify
 from games.table import chat
 
-LANGUAGES = ["en", "cs", "ro", "pl", "hu", "fi"]
+
+def settings_of(user: User) -> AccountSettings:
+    """The person's own settings, as GET /api/me shows them."""
+    account = Account.objects.filter(user=user).first() or Account(user=user)
+    return AccountSettings(
+        username=user.get_username(),
+        email=account.email or None,
+        email_pending=account.email_pending or None,
+        notify={kind: account.notify.get(kind) is not False for kind in NOTIFICATION_KINDS},
+        language=account.language or None,
+        muted=tuple(chat.muted_names(user)),
+    )
 
 
 def account_settings(user: User) -> dict[str, Any]:
-    """The person's own settings, as GET /api/me shows them."""
-    account = Account.objects.filter(user=user).first() or Account(user=user)
-    return {
-        "username": user.get_username(),
-        "email": account.email or None,
-        "email_pending": account.email_pending or None,
-        "notify": {kind: account.notify.get(kind) is not False for kind in NOTIFICATION_KINDS},
-        "language": account.language or None,
-        "muted": chat.muted_names(user),
-    }
+    """The same settings as plain data (the export of everything stored about a person: games/staff/privacy.py)."""
+    return dataclasses.asdict(settings_of(user))
 
 
-def account_update(user: User, changes: dict[str, Any]) -> dict[str, Any]:
+def account_update(user: User, changes: dict[str, Any]) -> AccountSettings:
     """Apply PATCH /api/me's `changes` (validated): `email` ("" removes it; a new address waits, pending, for
     its confirmation link, mailed after the commit), `notify` {kind: bool}, `language` (None: Accept-Language)."""
     with transaction.atomic():
@@ -50,7 +55,7 @@ def account_update(user: User, changes: dict[str, Any]) -> dict[str, Any]:
         account.save()
         if to_confirm:
             transaction.on_commit(lambda: notify.send(mail.mail_confirmation, user.pk, to_confirm))
-    return account_settings(user)
+    return settings_of(user)
 
 
 def _email_change(account: Account, address: str) -> str | None:

@@ -23,10 +23,10 @@ from django.utils import timezone
 
 from bots import analysis as judge
 from bots.analysis import Budget, GameAnalysis, Judgement
-from games.engine.codec import move_to_dict
 from games.engine.events import GameAborted
 from games.engine.played import NotReplayable
 from games.review.models import Analysis, SeatAnalysis
+from games.review.shapes import AnalysedPlayer, AnalysisDone, AnalysisProgress, JudgedDecision, LeadsPoint, stored
 from games.store import event_log, notify
 from games.store.models import Event, Game, GameId
 from games.store.service_error import ServiceError
@@ -173,26 +173,26 @@ class _Progress:
 
 
 def _decision(j: Judgement) -> dict[str, Any]:
-    return {
-        "seq": j.seq, "seat": j.seat, "played": move_to_dict(j.played), "best": move_to_dict(j.best),
-        "lead": round(j.lead, 2), "loss": round(j.loss, 2), "stderr": round(j.stderr, 2), "mark": j.mark,
-        "reason": j.reason, "samples": j.samples,
-    }
+    return stored(JudgedDecision(
+        seq=j.seq, seat=j.seat, played=j.played, best=j.best, lead=round(j.lead, 2), loss=round(j.loss, 2),
+        stderr=round(j.stderr, 2), mark=j.mark, reason=j.reason, samples=j.samples,
+    ))
 
 
 def _leads(result: GameAnalysis, last_seq: int) -> list[dict[str, Any]]:
     """The evaluation graph: at each decision every seat's latest estimate of its final lead; at the end the true
     final leads."""
     latest: dict[str, float] = {}
-    points: list[dict[str, Any]] = []
+    points: list[LeadsPoint] = []
     for j in result.judgements:
         latest[str(j.seat)] = round(j.lead, 2)
-        if points and points[-1]["seq"] == j.seq:  # the setup's ticket choices share a position
-            points[-1]["leads"] = dict(latest)
+        point = LeadsPoint(seq=j.seq, leads=dict(latest))
+        if points and points[-1].seq == j.seq:  # the setup's ticket choices share a position
+            points[-1] = point
         else:
-            points.append({"seq": j.seq, "leads": dict(latest)})
-    points.append({"seq": last_seq, "leads": {str(seat): lead for seat, lead in result.final_leads.items()}})
-    return points
+            points.append(point)
+    points.append(LeadsPoint(seq=last_seq, leads={str(seat): lead for seat, lead in result.final_leads.items()}))
+    return [stored(point) for point in points]
 
 
 def _store_seats(game: Game, judgements: Sequence[Judgement]) -> None:
@@ -213,21 +213,21 @@ def _store_seats(game: Game, judgements: Sequence[Judgement]) -> None:
 # Serving
 
 
-def analysis_answer(game: Game) -> tuple[int, dict[str, Any]]:
-    """GET /api/games/{id}/analysis: 404 until asked, 202 with the progress while it runs, 200 when done."""
+def analysis_answer(game: Game) -> AnalysisDone | AnalysisProgress:
+    """GET /api/games/{id}/analysis: 404 until asked, its progress while it runs (202), the analysis when done."""
     analysis = Analysis.objects.filter(game=game).first()
     if analysis is None:
         raise ServiceError("not_analysed", "nobody has asked for this game's analysis yet", status=404)
     if analysis.status == Analysis.Status.FAILED:
         raise ServiceError("analysis_failed", f"the analysis failed: {analysis.error}", status=409)
     if analysis.status != Analysis.Status.DONE:
-        return 202, {"status": analysis.status, "progress": analysis.progress}
-    return 200, {
-        "status": "done", "bot": analysis.bot, "budget": analysis.budget, "seq": analysis.seq,
-        "head_hash": analysis.head_hash, "altered": _altered(game, analysis), "cpu_seconds": analysis.cpu_seconds,
-        "finished_at": analysis.finished_at.isoformat() if analysis.finished_at else None,
-        "decisions": analysis.decisions, "leads": analysis.leads, "players": _players(game),
-    }
+        return AnalysisProgress(status=analysis.status, progress=analysis.progress)
+    return AnalysisDone(
+        status="done", bot=analysis.bot, budget=analysis.budget, seq=analysis.seq, head_hash=analysis.head_hash,
+        altered=_altered(game, analysis), cpu_seconds=analysis.cpu_seconds, finished_at=analysis.finished_at,
+        decisions=tuple(JudgedDecision.of_stored(d) for d in analysis.decisions),
+        leads=tuple(LeadsPoint.of_stored(point) for point in analysis.leads), players=_players(game),
+    )
 
 
 def _altered(game: Game, analysis: Analysis) -> bool:
@@ -236,18 +236,18 @@ def _altered(game: Game, analysis: Analysis) -> bool:
     return bool(chain_problems(rows)) or not rows or rows[-1].hash != analysis.head_hash
 
 
-def _players(game: Game) -> list[dict[str, Any]]:
+def _players(game: Game) -> tuple[AnalysedPlayer, ...]:
     seats = {s.number: s for s in game.seats.select_related("user")}
     answer = []
     for part in SeatAnalysis.objects.filter(game=game).order_by("seat"):
         seat = seats.get(part.seat)
-        answer.append({
-            "seat": part.seat, "username": seat.user.username if seat and seat.user else None,
-            "bot": (seat.bot or None) if seat else None, "decisions": part.decisions,
-            "mean_loss": round(part.loss / part.decisions, 2) if part.decisions else 0.0,
-            "inaccuracies": part.inaccuracies, "mistakes": part.mistakes, "blunders": part.blunders,
-        })
-    return answer
+        answer.append(AnalysedPlayer(
+            seat=part.seat, username=seat.user.username if seat and seat.user else None,
+            bot=(seat.bot or None) if seat else None, decisions=part.decisions,
+            mean_loss=round(part.loss / part.decisions, 2) if part.decisions else 0.0,
+            inaccuracies=part.inaccuracies, mistakes=part.mistakes, blunders=part.blunders,
+        ))
+    return tuple(answer)
 
 
 def player_analysis(user: AbstractBaseUser) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -19,9 +18,9 @@ from django.db.models import F
 
 from bots.advice import advise
 from games.engine import State, legal_moves, redact, view
-from games.engine.codec import move_to_dict
 from games.engine.events import HintUsed
 from games.engine.moves import Move
+from games.review.shapes import Hint
 from games.store import event_log, notify, states
 from games.store.models import Event, Game, GameId, Seat
 from games.store.service_error import ServiceError
@@ -32,7 +31,7 @@ _given_lock = threading.Lock()
 REMEMBERED = 256
 
 
-def hint(game_id: GameId, *, user: AbstractBaseUser) -> dict[str, Any]:
+def hint(game_id: GameId, *, user: AbstractBaseUser) -> Hint:
     """The strong bot's move for the caller's decision now, and why. Raises ServiceError (403 `no_hints`, 403
     `not_your_turn`, 409 `not_active`, 409 `stale_seq` when moves kept coming in while it thought)."""
     for _ in range(ATTEMPTS - 1):
@@ -56,7 +55,7 @@ class _Moved(Exception):
         self.seq = seq
 
 
-def _hint(game_id: GameId, user: AbstractBaseUser) -> dict[str, Any]:
+def _hint(game_id: GameId, user: AbstractBaseUser) -> Hint:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ServiceError("not_found", "no such game", status=404)
@@ -78,7 +77,7 @@ def _hint(game_id: GameId, user: AbstractBaseUser) -> dict[str, Any]:
             seq = locked.seq
             transaction.on_commit(lambda: _told(locked.pk, locked.seq, state))
     hints = Seat.objects.get(game=game, number=seat).hints
-    return {"move": move_to_dict(move), "reason": reason, "seq": seq, "hints": hints}
+    return Hint(move=move, reason=reason, seq=seq, hints=hints)
 
 
 def _asked_at(game: Game, seat: int) -> int | None:
