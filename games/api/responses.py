@@ -83,18 +83,6 @@ class Reported:
     reported: bool
 
 
-class VerifySerializer(ObjectSerializer):
-    ok = serializers.BooleanField()
-    events = serializers.IntegerField(min_value=0)
-    head_hash = serializers.CharField()
-    problems = serializers.ListField(child=serializers.CharField())
-    fair = serializers.BooleanField(
-        allow_null=True,
-        help_text="every random outcome recomputed from the seeds the log reveals (docs/FAIRNESS.md): null for a game "
-        "from before provably fair chance, or one not over yet",
-    )
-
-
 class ErrorSerializer(ObjectSerializer):
     code = serializers.CharField(help_text="machine-readable: see the README's table of error codes")
     detail = serializers.CharField(help_text="a human sentence")
@@ -118,26 +106,3 @@ class NotificationSerializer(ObjectSerializer):
 
 class NotificationListSerializer(ObjectSerializer):
     results = NotificationSerializer(many=True)
-
-
-class SigningKeySerializer(ObjectSerializer):
-    id = serializers.CharField()
-    algorithm = serializers.ChoiceField(choices=["ed25519"])
-    public_key = serializers.CharField(help_text="base64 of the 32-byte Ed25519 public key")
-    valid_from = serializers.DateTimeField()
-    valid_to = serializers.DateTimeField(allow_null=True, help_text="null: still signing")
-
-
-class KeysSerializer(ObjectSerializer):
-    keys = SigningKeySerializer(many=True)
-
-
-class CheckpointSerializer(ObjectSerializer):
-    game = serializers.UUIDField()
-    seq = serializers.IntegerField(min_value=1)
-    head_hash = serializers.CharField(min_length=64, max_length=64)
-    key_id = serializers.CharField()
-    signature = serializers.CharField(
-        help_text="base64 Ed25519 signature of the UTF-8 text 'ttr-checkpoint-v1', the game id, the seq and the head "
-        "hash, one to a line (docs/CHECKPOINTS.md)"
-    )

@@ -31,7 +31,8 @@ from games.play.shapes import EventList, GameState, GameSummary, LegalMoves, Sco
 from games.store import game_rows, viewers
 from games.store.models import Game
 from games.trust import signing
-from games.trust.verify import verify_game
+from games.trust.shapes import SignedCheckpoint, SigningKeys, Verification
+from games.trust.verify import verification
 
 READ_ERRORS = error_responses(401, 404)
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 415)
@@ -234,21 +235,21 @@ class AuditView(ApiView):
 
 
 class CheckpointView(ApiView):
-    @extend_schema(responses={200: r.CheckpointSerializer, **error_responses(401, 404, 409)})
+    @extend_schema(responses={200: SignedCheckpoint, **error_responses(401, 404, 409)})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(signing.checkpoint_json(services.game_checkpoint(selectors.game_get(game_id))))
+        return Response(to_json(signing.signed(services.game_checkpoint(selectors.game_get(game_id)))))
 
 
 class KeysView(ApiView):
-    @extend_schema(responses={200: r.KeysSerializer, **error_responses(401)})
+    @extend_schema(responses={200: SigningKeys, **error_responses(401)})
     def get(self, request: Request) -> Response:
-        return Response(signing.keys_json())
+        return Response(to_json(signing.signing_keys()))
 
 
 class VerifyView(ApiView):
-    @extend_schema(responses={200: r.VerifySerializer, **READ_ERRORS})
+    @extend_schema(responses={200: Verification, **READ_ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
-        return Response(verify_game(selectors.game_get(game_id)))
+        return Response(to_json(verification(selectors.game_get(game_id))))
 
 
 class ScoreView(ApiView):

@@ -13,6 +13,7 @@ production no file is an error. They are never derived from SECRET_KEY: that mad
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,9 +28,8 @@ from django.core.exceptions import ImproperlyConfigured
 from games.engine.hash_chain import checkpoint_message, moment
 from games.store.models import Game
 from games.trust.models import Checkpoint
+from games.trust.shapes import ALGORITHM, SignedCheckpoint, SigningKey, SigningKeys
 from ttr_server import local_secrets
-
-ALGORITHM = "ed25519"
 
 
 @dataclass(frozen=True)
@@ -111,21 +111,24 @@ def sign(game: Game) -> Checkpoint:
     return checkpoint
 
 
+def signed(checkpoint: Checkpoint) -> SignedCheckpoint:
+    return SignedCheckpoint(
+        game=str(checkpoint.game_id), seq=checkpoint.seq, head_hash=checkpoint.head_hash, key_id=checkpoint.key_id,
+        signature=checkpoint.signature,
+    )
+
+
 def checkpoint_json(checkpoint: Checkpoint) -> dict[str, str | int]:
-    return {
-        "game": str(checkpoint.game_id), "seq": checkpoint.seq, "head_hash": checkpoint.head_hash,
-        "key_id": checkpoint.key_id, "signature": checkpoint.signature,
-    }
+    """The checkpoint as plain data (the last line of the audit log: games/play/selectors.py `audit_lines`)."""
+    return dataclasses.asdict(signed(checkpoint))
 
 
-def keys_json() -> dict[str, list[dict[str, str | None]]]:
+def signing_keys() -> SigningKeys:
     """GET /api/keys: every key a checkpoint may name, with its validity."""
-    return {
-        "keys": [
-            {
-                "id": key.id, "algorithm": ALGORITHM, "public_key": key.public_text,
-                "valid_from": key.valid_from.isoformat(), "valid_to": key.valid_to.isoformat() if key.valid_to else None,
-            }
-            for key in keys()
-        ]
-    }
+    return SigningKeys(keys=tuple(
+        SigningKey(
+            id=key.id, algorithm=ALGORITHM, public_key=key.public_text, valid_from=key.valid_from,
+            valid_to=key.valid_to,
+        )
+        for key in keys()
+    ))

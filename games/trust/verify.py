@@ -22,9 +22,16 @@ from games.engine.hash_chain import GENESIS_HASH, commitment_of, hidden_fields
 from games.engine.replayed import log_replayed
 from games.store.event_log import row_hash
 from games.store.models import Event, Game
+from games.trust.shapes import Verification
 
 
 def verify_game(game: Game) -> dict[str, Any]:
+    """The game's verification as plain data (`manage.py verify_game`)."""
+    report = verification(game)
+    return {**dataclasses.asdict(report), "problems": list(report.problems)}
+
+
+def verification(game: Game) -> Verification:
     rows = list(Event.objects.filter(game=game).order_by("seq"))
     problems = chain_problems(rows)
     try:
@@ -39,7 +46,7 @@ def verify_game(game: Game) -> dict[str, Any]:
     head = rows[-1].hash if rows else GENESIS_HASH
     if head != game.head_hash or (rows[-1].seq if rows else 0) != game.seq:
         problems.append(f"the game row says seq {game.seq} / head {game.head_hash[:12]}, the log disagrees")
-    return {"ok": not problems, "events": len(rows), "head_hash": head, "problems": problems, "fair": fair}
+    return Verification(ok=not problems, events=len(rows), head_hash=head, problems=tuple(problems), fair=fair)
 
 
 def _fairness(events: list[EngineEvent], problems: list[str]) -> bool | None:
