@@ -17,6 +17,7 @@ from games.api.views import GamesPagination
 from games.people import accounts
 from games.play import leaderboard, selectors
 from games.play.shapes import PlayerPage
+from games.review import analyses
 from games.store.models import MAP_CHOICES
 
 
@@ -65,5 +66,5 @@ class PlayerView(ApiView):
         user = None if "\x00" in username or len(username) > 100 else accounts.user_named(username)
         if user is None:
             return error("not_found", "no such user", 404)
-        page = leaderboard.player_profile(user, analysis=selectors.player_analysis(user))
+        page = leaderboard.player_profile(user, analysis=analyses.player_analysis(user))
         return Response(to_json(selectors.public_page(page)))

@@ -11,7 +11,8 @@ from django.db.models import F, QuerySet
 from games.play import selectors, shapes
 from games.play.models import Rating, RatingChange
 from games.play.ratings import Standing, provisional, shown
-from games.play.shapes import LeaderboardEntry, MapAnalysis, MapRating, PlayerPage, fields_of
+from games.play.shapes import LeaderboardEntry, MapRating, PlayerPage, fields_of
+from games.review.shapes import MapAnalysis
 from games.store.models import MAP_CHOICES, BotAccount, Game
 
 HISTORY = 50  # rating changes a player's page shows, newest first

@@ -33,7 +33,6 @@ from games.play.shapes import (
     GameView,
     LegalMoves,
     LoggedEvent,
-    MapAnalysis,
     MyGame,
     MyGames,
     OpenSeat,
@@ -43,12 +42,11 @@ from games.play.shapes import (
     Score,
     SeatResult,
     SeatSummary,
-    TrendPoint,
     fields_of,
     started_view,
 )
-from games.review import analyses
 from games.review.models import Analysis
+from games.review.shapes import TrendPoint
 from games.store import event_log, game_rows, states
 from games.store.models import Event, Game, GameId, Seat
 from games.store.service_error import ServiceError
@@ -154,23 +152,6 @@ def public_page(page: PlayerPage) -> PlayerPage:
 
 def _unnamed(mention: Named, unlisted: set[UUID]) -> Named:
     return dataclasses.replace(mention, game=None) if mention.game in unlisted else mention
-
-
-def player_analysis(user: AbstractBaseUser) -> dict[str, MapAnalysis]:
-    """A player's analysed games by map (games/review/analyses.py), as their page shows them."""
-    return {
-        name: MapAnalysis(
-            games=by_map["games"], decisions=by_map["decisions"], mean_loss=by_map["mean_loss"],
-            trend=tuple(
-                TrendPoint(
-                    game=UUID(point["game"]), at=datetime.fromisoformat(point["at"]), decisions=point["decisions"],
-                    mean_loss=point["mean_loss"],
-                )
-                for point in by_map["trend"]
-            ),
-        )
-        for name, by_map in analyses.player_analysis(user).items()
-    }
 
 
 def game_row(game_id: GameId) -> Game:

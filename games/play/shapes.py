@@ -19,6 +19,7 @@ from games.engine.moves import Move
 from games.engine.scoring import SeatScore
 from games.engine.view import PlayerView, PublicPlayer, TunnelView
 from games.review.models import Analysis
+from games.review.shapes import MapAnalysis, PrivateGame
 from games.store.models import BOT_LEVELS, MAP_CHOICES, SPEED_CHOICES, Game
 from games.store.shape_marks import ABSENT, Absent, Schema
 
@@ -253,9 +254,6 @@ class LeaderboardEntry(MapRating, RatedAccount):  # (the account's fields first:
     pass
 
 
-PrivateGame = Annotated[UUID | None, Schema("null: a private game (a public page names none)")]
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RatingChange:
     game: PrivateGame
@@ -268,22 +266,6 @@ class RatingChange:
     sigma_before: float
     mu_after: float
     sigma_after: float
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TrendPoint:
-    game: PrivateGame
-    at: datetime
-    decisions: Annotated[int, Schema(minimum=0)]
-    mean_loss: Annotated[float, Schema(minimum=0)]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MapAnalysis:
-    games: Annotated[int, Schema(minimum=1)]
-    decisions: Annotated[int, Schema(minimum=0)]
-    mean_loss: Annotated[float, Schema(minimum=0)]
-    trend: Annotated[tuple[TrendPoint, ...], Schema("the last 20 analysed games, oldest first")]
 
 
 @dataclass(frozen=True, kw_only=True)

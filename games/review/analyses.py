@@ -26,7 +26,16 @@ from bots.analysis import Budget, GameAnalysis, Judgement
 from games.engine.events import GameAborted
 from games.engine.played import NotReplayable
 from games.review.models import Analysis, SeatAnalysis
-from games.review.shapes import AnalysedPlayer, AnalysisDone, AnalysisProgress, JudgedDecision, LeadsPoint, stored
+from games.review.shapes import (
+    AnalysedPlayer,
+    AnalysisDone,
+    AnalysisProgress,
+    JudgedDecision,
+    LeadsPoint,
+    MapAnalysis,
+    TrendPoint,
+    stored,
+)
 from games.store import event_log, notify
 from games.store.models import Event, Game, GameId
 from games.store.service_error import ServiceError
@@ -250,20 +259,22 @@ def _players(game: Game) -> tuple[AnalysedPlayer, ...]:
     return tuple(answer)
 
 
-def player_analysis(user: AbstractBaseUser) -> dict[str, Any]:
+def player_analysis(user: AbstractBaseUser) -> dict[str, MapAnalysis]:
     """A player's page: per map, the mean points lost per decision over their analysed games, and its trend."""
     mine = SeatAnalysis.objects.filter(user_id=user.pk)
-    answer: dict[str, Any] = {}
     totals = mine.values("map").annotate(games=Count("id"), decisions=Sum("decisions"), loss=Sum("loss"))
-    for row in totals.order_by("map"):
-        recent = list(mine.filter(map=row["map"]).order_by("-at")[:TREND_GAMES])
-        answer[row["map"]] = {
-            "games": row["games"], "decisions": row["decisions"],
-            "mean_loss": round(row["loss"] / row["decisions"], 2) if row["decisions"] else 0.0,
-            "trend": [
-                {"game": str(part.game_id), "at": part.at.isoformat(), "decisions": part.decisions,
-                 "mean_loss": round(part.loss / part.decisions, 2) if part.decisions else 0.0}
-                for part in reversed(recent)
-            ],
-        }
-    return answer
+    return {
+        row["map"]: MapAnalysis(
+            games=row["games"], decisions=row["decisions"], mean_loss=_mean(row["loss"], row["decisions"]),
+            trend=tuple(
+                TrendPoint(game=part.game_id, at=part.at, decisions=part.decisions,
+                           mean_loss=_mean(part.loss, part.decisions))
+                for part in reversed(mine.filter(map=row["map"]).order_by("-at")[:TREND_GAMES])
+            ),
+        )
+        for row in totals.order_by("map")
+    }
+
+
+def _mean(loss: float, decisions: int) -> float:
+    return round(loss / decisions, 2) if decisions else 0.0

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
+from uuid import UUID
 
 from games.engine.codec import move_from_dict, move_to_dict
 from games.engine.moves import Move
@@ -108,3 +109,24 @@ class Hint:
     reason: str
     seq: Annotated[int, Schema("the game's seq once the hint is recorded", minimum=0)]
     hints: Annotated[int, Schema("hints this seat has used in the game", minimum=1)]
+
+
+# A player's page (games/play/shapes.py PlayerPage): their analysed games by map.
+
+PrivateGame = Annotated[UUID | None, Schema("null: a private game (a public page names none)")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TrendPoint:
+    game: PrivateGame
+    at: datetime
+    decisions: Annotated[int, Schema(minimum=0)]
+    mean_loss: Annotated[float, Schema(minimum=0)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapAnalysis:
+    games: Annotated[int, Schema(minimum=1)]
+    decisions: Annotated[int, Schema(minimum=0)]
+    mean_loss: Annotated[float, Schema(minimum=0)]
+    trend: Annotated[tuple[TrendPoint, ...], Schema("the last 20 analysed games, oldest first")]
