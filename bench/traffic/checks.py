@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bench.traffic.client import Http
+from bench.traffic.findings import Findings
 from bench.traffic.received import check_item
 from bench.traffic.recorder import Ack, Received, Recorder
 from bench.traffic.records import GameRecord
@@ -25,28 +26,6 @@ MOVE_EVENTS: dict[str, tuple[str, ...]] = {
     "draw_tickets": ("tickets_dealt",),
     "build_station": ("station_built",),
 }
-
-
-class Findings:
-    """Problems found, grouped by (game, kind) with a count and the first few examples; and what was checked."""
-
-    def __init__(self) -> None:
-        self.found: dict[tuple[str, str], list[str]] = {}
-        self.counts: Counter[tuple[str, str]] = Counter()
-        self.checked: Counter[str] = Counter()
-
-    def add(self, game: str, kind: str, detail: str) -> None:
-        key = (game, kind)
-        self.counts[key] += 1
-        examples = self.found.setdefault(key, [])
-        if len(examples) < 3:
-            examples.append(detail[:600])
-
-    def lines(self) -> list[str]:
-        return [
-            f"game {game}: {kind} ({self.counts[(game, kind)]}x): " + " | ".join(examples)
-            for (game, kind), examples in self.found.items()
-        ]
 
 
 def check_games(url: str, records: Iterable[GameRecord], recorder: Recorder, *,

@@ -6,15 +6,13 @@ from __future__ import annotations
 import json
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
 from bench.traffic.recorder import Ack
+from bench.traffic.seating import Seating
 from bench.traffic.viewer import Viewer
-
-if TYPE_CHECKING:
-    from bench.traffic.table import Table
 
 SOCKET_TICK = 0.1  # how often an idle socket player looks at what its socket buffered
 SOCKET_CHECK_SECONDS = 5.0  # a socket player asks /legal-moves at least this often, whatever it heard
@@ -40,7 +38,9 @@ def choose(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 class Person(Viewer):
     """A scripted player: over HTTP (`mode="http"`) or the game's socket (`mode="socket"`)."""
 
-    def __init__(self, table: Table, seat: int, username: str, token: str, mode: str, rng: random.Random, home: int) -> None:
+    def __init__(
+        self, table: Seating, seat: int, username: str, token: str, mode: str, rng: random.Random, home: int
+    ) -> None:
         super().__init__(table, seat, username, token, rng, home)
         self.my_seat = seat
         self.mode = mode
@@ -210,7 +210,7 @@ class Spectator(Viewer):
 
     socket_wanted = True
 
-    def __init__(self, table: Table, username: str, token: str, rng: random.Random, home: int) -> None:
+    def __init__(self, table: Seating, username: str, token: str, rng: random.Random, home: int) -> None:
         super().__init__(table, None, username, token, rng, home)
         self.read_at = 0.0
         self.events_after = 0

@@ -5,15 +5,13 @@ For `bench.traffic.checks.check_games`."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bench.traffic.findings import Findings
 from bench.traffic.hidden import CARD_KINDS, HIDDEN_KEYS, hidden_fields, walk
 from bench.traffic.recorder import Received
 from bench.traffic.records import GameRecord
 from bench.traffic.truth import Board, Truth
-
-if TYPE_CHECKING:
-    from bench.traffic.checks import Findings
 
 
 def _seq_of(body: Any) -> int | None:

@@ -7,16 +7,14 @@ import contextlib
 import json
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.sync.client import ClientConnection
 
 from bench.traffic.actor import Actor
 from bench.traffic.client import Answer, connect_socket, game_socket_url
-
-if TYPE_CHECKING:
-    from bench.traffic.table import Table
+from bench.traffic.seating import Seating
 
 
 class Viewer(Actor):
@@ -24,7 +22,7 @@ class Viewer(Actor):
 
     socket_wanted = False
 
-    def __init__(self, table: Table, seat: int | None, username: str, token: str, rng: random.Random, home: int) -> None:
+    def __init__(self, table: Seating, seat: int | None, username: str, token: str, rng: random.Random, home: int) -> None:
         self.table, self.seat, self.username, self.token, self.rng = table, seat, username, token, rng
         self.http, self.recorder = table.http, table.recorder
         self.home = home
