@@ -8,8 +8,9 @@ loop's pool (threads reused, each with its own database connection from the pool
 the loop. Streaming responses are closed after sending, as Django does. Nothing is lost by not listening for a
 disconnect while the view runs: a sync view in a thread cannot be cancelled anyway.
 
-Written against Django 5.2: it reuses `read_body`, `create_request`, `send_response` and sets `_handler_class` on
-the response, as Django's `handle` does (the sender of request_finished).
+Written against Django 5.2.19 (asgiref 3.13.0): it reuses `read_body`, `create_request`, `send_response` and sets the
+private `_handler_class` on the response, as Django's `handle` does (the sender of request_finished). Django's own
+handler is used when it is off (ttr_server/http.py).
 """
 
 from __future__ import annotations
