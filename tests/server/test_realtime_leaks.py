@@ -53,9 +53,10 @@ class RedisMonitor:
         except Exception:  # the connection closed under us: done
             return
 
-    def wait(self, until: Callable[[list[str]], bool], seconds: float = 30) -> None:
+    def wait(self, until: Callable[[list[str]], bool], seconds: float = 180) -> None:
         """Until `until` holds for what was seen (or `seconds` passed): the notices of the last moves may still be
-        on their way (they are sent from a thread of their own, after the move's response)."""
+        on their way (they are sent from a thread of their own, after the move's response; 30 s was too short
+        once, with the load at 12 on 2 cores)."""
         deadline = time.monotonic() + seconds
         while not until(list(self.lines)) and time.monotonic() < deadline:
             time.sleep(0.05)
