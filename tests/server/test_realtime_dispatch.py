@@ -1,9 +1,9 @@
-"""A socket's messages never wait for Django's sync thread (games/realtime/consumer.py `GameConsumer.dispatch`).
+"""A socket's messages never wait for Django's sync thread.
 
 Channels' own dispatch runs `close_old_connections` in the one thread that Django's sync code shares
-(`sync_to_async`, thread_sensitive) before every message to every consumer; at 500 sockets every notice queued
-behind the HTTP requests and the other sockets (bench/realtime.py: p50 over a second). Here that thread is kept
-busy for seconds while a move is made: the socket must still get the move's events at once.
+(`sync_to_async`, thread_sensitive) before every message to a consumer; a game's notices reach its sockets through
+the process's hub (games/realtime/hub.py), not through a message to each consumer, so they do not queue behind it.
+Here that thread is kept busy for seconds while a move is made: the socket must still get the move's events at once.
 """
 
 from __future__ import annotations
