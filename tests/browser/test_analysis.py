@@ -117,9 +117,14 @@ def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, 
     expect(graph).to_have_attribute("aria-valuenow", str(analysis["seq"]))
     expect(page.locator("table.analysis-players tbody tr")).to_have_count(2)
 
-    # The marks on the slider and the list: the random bot's play is sure to be marked.
+    # The marks on the slider and the list. The random bot's play is nearly always marked, but not surely (a
+    # fixed 8-sample judgement found none once in a day's runs): then nothing is marked, and nothing is to click.
     marked = [d for d in decisions if d["mark"]]
-    assert marked, "no decision of the random bot was marked"
+    if not marked:
+        expect(page.locator(".slider-marks .slider-mark")).to_have_count(0)
+        expect(page.locator("ol.marked button.decision")).to_have_count(0)
+        assert not errors, errors
+        return
     expect(page.locator(".slider-marks .slider-mark")).to_have_count(len({d["seq"] for d in marked}))
     expect(page.locator("ol.marked button.decision")).to_have_count(len(marked))
     for mark in {d["mark"] for d in marked}:
