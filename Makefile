@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run stack test test-plain lint bench simulate clean chromium messages
+.PHONY: run stack test test-plain lint bench simulate clean chromium servers messages
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -52,13 +52,23 @@ chromium:
 	  { apt-get install -y -qq chromium || { apt-get update -qq && apt-get install -y -qq chromium; }; }; } || \
 	  echo "make: chromium is not installed: the browser tests will be skipped"
 
+# The servers beyond one machine's (docs/OPERATIONS.md): HAProxy in front, PgBouncer, Redis Sentinel, from Debian's
+# packages; PostgreSQL's own programs (initdb, pg_basebackup) come with the server. The tests and drills start them
+# on loopback ports themselves; without them those tests skip, saying which is missing.
+SERVERS := haproxy pgbouncer redis-sentinel
+servers:
+	@missing=""; for s in $(SERVERS); do command -v $$s >/dev/null || [ -x /usr/sbin/$$s ] || missing="$$missing $$s"; done; \
+	  [ -z "$$missing" ] || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
+	  { apt-get install -y -qq $$missing || { apt-get update -qq && apt-get install -y -qq $$missing; }; }; } || \
+	  echo "make: not installed:$$missing: the tests that need them will be skipped"
+
 # The tests that start servers of their own (browser, faults, make run) run beside the rest (scripts/test-all).
-test: $(STAMP) messages lint chromium
+test: $(STAMP) messages lint chromium servers
 	./scripts/test-all
 
 # The whole suite with every framework override off (ttr_server/overrides/, TTR_OVERRIDES=none): the site works on the
 # frameworks' own ways; the overrides' own tests turn each on themselves (tests/server/test_overrides.py).
-test-plain: $(STAMP) messages chromium
+test-plain: $(STAMP) messages chromium servers
 	TTR_OVERRIDES=none ./scripts/test-all
 
 bench: $(STAMP)
