@@ -48,7 +48,7 @@ class Harness:
 
     def _admin(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
         """A statement on the server's maintenance database (what no app connection may be cut from)."""
-        return _execute(POSTGRES_ADMIN_URL, statement, params)
+        return _execute(self.database_url.rsplit("/", 1)[0] + "/postgres", statement, params)
 
     def query(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
         """A query on the stack's database, on a connection of its own."""
@@ -122,15 +122,18 @@ def _execute(url: str, statement: str, params: tuple[Any, ...]) -> list[tuple[An
 @contextmanager
 def harness(
     name: str, *, web: int = 2, workers: int = 1, strong_workers: int = 1, concurrency: int | None = None,
-    extra_env: dict[str, str] | None = None,
+    extra_env: dict[str, str] | None = None, admin_url: str = POSTGRES_ADMIN_URL,
 ) -> Iterator[Harness]:
+    """The stack on a Redis server of its own and a scratch database `name` on the PostgreSQL server of `admin_url`
+    (the machine's, or a cluster a drill started). `extra_env` comes last: it may point the stack elsewhere (a
+    PgBouncer, a multi-host URL, Sentinel) while the harness keeps its scratch database and Redis for its checks."""
     with tempfile.TemporaryDirectory(prefix=f"{name}-", ignore_cleanup_errors=True) as tmp:
         var_dir = Path(tmp)
         (var_dir / "logs").mkdir()
         redis_server = RedisServer(free_port(), var_dir / "logs" / "redis-server.txt")
         redis_server.start()
         try:
-            with scratch_database(name) as database_url:
+            with scratch_database(name, admin_url) as database_url:
                 env = {**stack_env_for(database_url, redis_server.url, var_dir), **(extra_env or {})}
                 stack = Stack(
                     env, web=web, base_port=_free_ports(web), workers=workers, strong_workers=strong_workers,
