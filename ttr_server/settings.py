@@ -137,6 +137,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL"
     )
+if _flag("DB_PGBOUNCER", default=False):  # DATABASE_URL is a PgBouncer in transaction mode: ttr_server/databases.py
+    from ttr_server.databases import behind_pgbouncer
+
+    behind_pgbouncer(DATABASES["default"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = ["games.people.accounts.UsernameBackend"]  # usernames match in any case and NFKC form
