@@ -30,7 +30,7 @@ from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
-from ttr_server import metrics, unavailable
+from ttr_server import draining, metrics, redis_config, unavailable
 
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
@@ -57,6 +57,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 def readyz(request: HttpRequest) -> HttpResponse:
+    if draining.draining():  # SIGTERM: the balancer takes this process out before it stops (ttr_server/draining.py)
+        answer = JsonResponse({"ok": False, "draining": True}, status=503)
+        answer["Retry-After"] = str(unavailable.RETRY_AFTER_SECONDS)
+        return answer
     checks = {"database": _check("database", _database), "redis": _check("redis", _redis)}
     ok = all(value in ("ok", "not used") for value in checks.values())
     answer = JsonResponse({"ok": ok, "checks": checks}, status=200 if ok else 503)
@@ -119,13 +123,11 @@ def _database() -> str:
 def _redis() -> str:
     if not settings.REDIS_URL:
         return "not used"
-    import redis
-
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    client = redis_config.client(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)  # the primary
     try:
         client.ping()
     finally:
-        client.close()
+        redis_config.close(client)
     return "ok"
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from ttr_server import json_logs, local_secrets, overrides
+from ttr_server import databases, json_logs, local_secrets, overrides, redis_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("TTR_VAR_DIR", BASE_DIR / "var"))
@@ -110,8 +109,8 @@ TEMPLATES = [
 WSGI_APPLICATION = None
 ASGI_APPLICATION = "ttr_server.asgi.application"
 
-DATABASES = {
-    "default": dj_database_url.parse(
+DATABASES = {  # DATABASE_URL: one server, or libpq's list of them for failover (ttr_server/databases.py)
+    "default": databases.parse_url(
         os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
     )
@@ -129,6 +128,9 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", de
         "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
+if os.environ.get("DATABASE_REPLICA_URL"):  # a standby for the reads that may lag (ttr_server/db_router.py)
+    DATABASES["replica"] = databases.replica(os.environ["DATABASE_REPLICA_URL"], DATABASES["default"])
+DATABASE_ROUTERS = ["ttr_server.db_router.ReplicaRouter"]
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Several processes (web, worker) and threads share the file. A transaction takes the write lock as it
     # begins (IMMEDIATE), waiting up to `timeout` s for it: one that read first and then asked for the lock
@@ -166,7 +168,10 @@ STATICFILES_DIRS = [BASE_DIR / "frontend"] if (BASE_DIR / "frontend").is_dir() e
 # WhiteNoise serves static files from the web process; with finders on, `make run` needs no collectstatic.
 WHITENOISE_USE_FINDERS = True
 
+# REDIS_URL: one server (redis://host:port/db) or a Sentinel group (redis+sentinel://host:port,host:port/name/db);
+# ttr_server/redis_config.py turns it into each user's settings and clients (docs/OPERATIONS.md, Redis failover).
 REDIS_URL = os.environ.get("REDIS_URL", "")
+redis_config.check(REDIS_URL)
 
 # Realtime (games/realtime): the channel layer carries only (game, seq) notices and presence changes. With Redis
 # every web process hears every commit, whichever process (web or Celery worker) made it; the in-memory layer
@@ -185,7 +190,9 @@ CHANNEL_LAYERS = (
             # socket_timeout: redis-py 8 times reads out after 5 s by default; a publish to a Redis that hangs
             # gives up after this (it runs off the request path: games/store/notify.py).
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": REDIS_MAX_CONNECTIONS, "socket_timeout": 30}]
+                "hosts": [
+                    redis_config.channel_layer_host(REDIS_URL, max_connections=REDIS_MAX_CONNECTIONS, socket_timeout=30)
+                ]
             },
         }
     }
@@ -246,9 +253,11 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # ttrfs: kombu's filesystem transport with atomic writes (ttr_server/overrides/atomic_broker.py).
 # "localhost": the filesystem transport has no host, but kombu warns on every connection without one
 _FILESYSTEM_BROKER = "ttrfs" if "atomic_broker" in TTR_OVERRIDES else "filesystem"
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or f"{_FILESYSTEM_BROKER}://localhost//")
+CELERY_BROKER_URL = os.environ.get(
+    "CELERY_BROKER_URL", redis_config.broker_url(REDIS_URL) or f"{_FILESYSTEM_BROKER}://localhost//"
+)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {}
+    ({} if "CELERY_BROKER_URL" in os.environ else redis_config.broker_transport_options(REDIS_URL))
     if REDIS_URL or "CELERY_BROKER_URL" in os.environ
     else {
         "data_folder_in": str(VAR_DIR / "celery" / "queue"),

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
-from ttr_server import unavailable
+from ttr_server import redis_config, unavailable
 
 if TYPE_CHECKING:
     import redis
@@ -92,10 +92,8 @@ return {after, version, changed}
 
 @cache
 def _redis() -> redis.Redis:
-    import redis
-
     timeout = REDIS_TIMEOUT_SECONDS
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=timeout, socket_connect_timeout=timeout)
+    return redis_config.client(settings.REDIS_URL, socket_timeout=timeout, socket_connect_timeout=timeout)
 
 
 _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis] = weakref.WeakKeyDictionary()
@@ -103,13 +101,11 @@ _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.async
 
 def _async_redis() -> redis.asyncio.Redis:
     """This event loop's client (an asyncio client's connections belong to the loop that opened them)."""
-    import redis.asyncio
-
     loop = asyncio.get_running_loop()
     if loop not in _async_clients:
         limit = settings.REDIS_MAX_CONNECTIONS
         timeout = REDIS_TIMEOUT_SECONDS
-        _async_clients[loop] = redis.asyncio.Redis.from_url(
+        _async_clients[loop] = redis_config.async_client(
             settings.REDIS_URL, max_connections=limit, socket_timeout=timeout, socket_connect_timeout=timeout
         )
     return _async_clients[loop]
