@@ -35,6 +35,26 @@ def pytest_report_header(config: pytest.Config) -> str:
         return "database: none (engine tests only)"
     if engine == "sqlite3":
         return "database: SQLite (PostgreSQL not reachable: tests marked 'postgres' run on SQLite)"
-    return f"database: {engine} at {settings.DATABASES['default'].get('HOST')}"
+    bouncer = settings.DATABASES["default"].get("DISABLE_SERVER_SIDE_CURSORS")  # set by DB_PGBOUNCER=1
+    through = " through PgBouncer (transaction mode)" if bouncer else ""
+    return f"database: {engine} at {settings.DATABASES['default'].get('HOST')}{through}"
 
 
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's, and when the run's connections go through a PgBouncer of its own (scripts/test-env with
+    TTR_TEST_PGBOUNCER=1), that PgBouncer lets go of the test databases before pytest-django drops them: PostgreSQL
+    refuses to drop a database while PgBouncer holds idle server connections to it."""
+    yield
+    import os
+
+    if not os.environ.get("TTR_PGBOUNCER_ADMIN_URL"):
+        return
+    from django.db import connections
+
+    from bench.fault_stack.pgbouncer import release_from_environment
+
+    for alias in connections:
+        release_from_environment(connections[alias].settings_dict["NAME"])
