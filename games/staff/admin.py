@@ -1,13 +1,21 @@
 """Django admin: users come from django.contrib.auth; games, seats, events and ratings are read-only. What staff may
-do to a game is an action that appends an event (games/staff/operator_actions.py), asked for with a reason and confirmed."""
+do to a game is an action that appends an event (games/staff/operator_actions.py), asked for with a reason and confirmed.
+
+Events are not a model of the admin's: their key is (game, seq) (the table is partitioned by game) and Django's admin
+refuses a model with a composite primary key. A game's log is a read-only page of the game's instead
+(`/admin/games/game/<id>/events/`, linked from the game's page), every row of it with every field."""
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Model, QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponseBase, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
 
 from games.play.models import Rating, RatingChange
 from games.staff import chat_admin, operator_actions  # noqa: F401  (chat_admin: the chat's moderation registers itself)
@@ -118,20 +126,45 @@ class GameAdmin(ReadOnlyAdmin[Game]):
     list_display = ("id", "map", "players", "status", "ranked", "seq", "created_by", "created_at")
     list_filter = ("map", "status", "ranked")
     exclude = ("server_seed",)  # secret until the game is over (X-RNG-2): not shown, even to staff
+    readonly_fields = ("event_log",)
     inlines = [SeatInline]
     actions = [abort_games, replace_seat, grant_time]
+
+    @admin.display(description="log")
+    def event_log(self, game: Game) -> str:
+        return format_html('<a href="{}">{} events</a>', reverse("admin:games_game_events", args=[game.pk]), game.seq)
+
+    def get_urls(self) -> list[URLPattern]:
+        events = path(
+            "<path:object_id>/events/", self.admin_site.admin_view(self.events_view), name="games_game_events"
+        )
+        return [events, *super().get_urls()]
+
+    def events_view(self, request: HttpRequest, object_id: str) -> HttpResponseBase:
+        """The game's log, read-only: each row with every field (what the event admin showed)."""
+        return _events_page(self, request, object_id)
+
+
+def _events_page(modeladmin: GameAdmin, request: HttpRequest, object_id: str) -> HttpResponseBase:
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    if not modeladmin.has_view_permission(request):
+        raise PermissionDenied
+    try:
+        game = get_object_or_404(Game, pk=object_id)
+    except (ValueError, TypeError, ValidationError) as bad:  # not a game id at all
+        raise Http404 from bad
+    rows = Event.objects.filter(game_id=game.pk).order_by("seq")  # the key's order: one partition, one index range
+    context = {
+        **modeladmin.admin_site.each_context(request), "title": f"Log of {game}", "game": game, "rows": rows,
+        "opts": modeladmin.model._meta,
+    }
+    return TemplateResponse(request, "admin/games/game/events.html", context)
 
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin[Seat]):
     list_display = ("game", "number", "user", "bot")
-
-
-@admin.register(Event)
-class EventAdmin(ReadOnlyAdmin[Event]):
-    list_display = ("game", "seq", "type", "seat", "created_at")
-    list_filter = ("type",)
-    readonly_fields = [f.name for f in Event._meta.fields]
 
 
 @admin.register(BotAccount)

@@ -95,4 +95,4 @@ def maybe_snapshot(game_id: GameId, old_seq: int, new_seq: int, state: State) ->
             game_id=game_id, seq=new_seq, defaults={"format": SNAPSHOT_FORMAT, "state": encoded}
         )
         if not created and row.format != SNAPSHOT_FORMAT:  # a row of another format at this seq: replace it
-            Snapshot.objects.filter(pk=row.pk).update(format=SNAPSHOT_FORMAT, state=encoded)
+            Snapshot.objects.filter(game_id=game_id, seq=new_seq).update(format=SNAPSHOT_FORMAT, state=encoded)

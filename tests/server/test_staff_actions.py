@@ -83,10 +83,16 @@ def test_the_admin_changes_no_game_seat_or_event_and_the_orm_changes_no_event() 
     admin, _ = staff_client("op-cy")
     event = Event.objects.filter(game_id=game_id).order_by("seq").first()
     assert event is not None
-    for path in (f"/admin/games/event/{event.pk}/change/", f"/admin/games/game/{game_id}/change/"):
-        assert admin.get(path).status_code == 200  # shown, read-only
-        assert admin.post(path, {"seq": 99, "status": "finished"}).status_code == 403
-    assert admin.post(f"/admin/games/event/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    game_page = admin.get(f"/admin/games/game/{game_id}/change/")
+    assert game_page.status_code == 200  # shown, read-only, with a link to its log
+    assert f"/admin/games/game/{game_id}/events/".encode() in game_page.content
+    assert admin.post(f"/admin/games/game/{game_id}/change/", {"seq": 99, "status": "finished"}).status_code == 403
+    log = admin.get(f"/admin/games/game/{game_id}/events/")  # events: a page of the game's (their key is (game, seq))
+    assert log.status_code == 200 and f'data-seq="{event.seq}"'.encode() in log.content and event.hash.encode() in log.content
+    assert admin.post(f"/admin/games/game/{game_id}/events/", {"seq": 99}).status_code == 405  # nothing to post
+    assert admin.get("/admin/games/game/not-a-game/events/").status_code == 404
+    assert Client().get(f"/admin/games/game/{game_id}/events/").status_code == 302  # to the admin's login
+    assert admin.get("/admin/games/event/").status_code == 404  # no admin of events' own
     assert Game.objects.get(pk=game_id).status == Game.Status.ACTIVE
     event.seat = 1
     with pytest.raises(AppendOnlyError):

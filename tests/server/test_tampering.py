@@ -71,10 +71,12 @@ def test_the_database_refuses_to_change_events(table: Table, on_postgres: bool) 
     target = first(table, "card_drawn")
     before = (target.data, target.hash)
     attempts = [
-        lambda: Event.objects.filter(pk=target.pk).update(data={"type": "card_drawn", "forged": True}),
+        lambda: Event.objects.filter(pk=target.pk).update(data={"type": "card_drawn", "forged": True}),  # (game, seq)
         lambda: Event.objects.filter(game_id=table.game_id).update(hash="0" * 64),
         lambda: Event.objects.filter(pk=target.pk).delete(),
-        lambda: connection.cursor().execute("UPDATE games_event SET seat = 1 WHERE id = %s", [target.pk]),
+        lambda: connection.cursor().execute(
+            "UPDATE games_event SET seat = 1 WHERE game_id = %s AND seq = %s", [target.game_id, target.seq]
+        ),
         lambda: connection.cursor().execute("DELETE FROM games_event WHERE game_id = %s", [table.game_id.replace("-", "")]),
     ]
     for attempt in attempts:

@@ -166,7 +166,7 @@ def test_the_servers_verify_finds_a_forged_deal_whose_chain_and_commitment_were_
                 prev, row.seq, row.type, row.seat, row.data, row.commitment, row.salt, row.created_at.isoformat(),
                 row.reason,
             )
-            Event.objects.filter(pk=row.pk).update(
+            Event.objects.filter(game_id=row.game_id, seq=row.seq).update(
                 data=row.data, commitment=row.commitment, prev_hash=row.prev_hash, hash=row.hash
             )
         Game.objects.filter(pk=game_id).update(head_hash=prev)
