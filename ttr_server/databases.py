@@ -40,3 +40,71 @@ def behind_pgbouncer(database: dict[str, Any]) -> dict[str, Any]:
     options["prepare_threshold"] = None
     database["DISABLE_SERVER_SIDE_CURSORS"] = True
     return database
+
+
+# --- The database URLs: one server, or several for failover (libpq's multi-host form); the replica alias. ---------
+# DATABASE_URL may name several servers, as libpq does: postgres://user@host1:port1,host2:port2/name?target_session_attrs=
+# read-write. dj_database_url cannot parse that (it is not one host), so `parse_url` does: HOST and PORT become libpq's
+# comma lists ("host1,host2", "port1,port2"), which Django's psycopg backend passes through (`host`, `port`) to
+# psycopg, which tries each in turn; the query string's keys become OPTIONS (libpq parameters such as
+# target_session_attrs and connect_timeout). A single-host URL is dj_database_url's, as before.
+# DATABASE_REPLICA_URL (optional): the alias "replica", a standby for the reads that may lag (ttr_server/db_router.py).
+
+POSTGRES_SCHEMES = ("postgres", "postgresql", "pgsql")
+REPLICA = "replica"
+
+
+def parse_url(url: str, *, conn_max_age: int = 0) -> dict[str, Any]:
+    """One DATABASES entry from `url` (dj_database_url's, or libpq's multi-host form that it cannot parse)."""
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    import dj_database_url
+
+    scheme, _, rest = url.partition("://")
+    netloc = rest.split("/", 1)[0]
+    if scheme not in POSTGRES_SCHEMES or "," not in netloc:
+        return dict(dj_database_url.parse(url, conn_max_age=conn_max_age))
+    parts = urlsplit(url)
+    userinfo, _, hostlist = netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    hosts, ports = [], []
+    for item in hostlist.split(","):
+        if item.startswith("["):  # [IPv6]:port
+            host, _, after = item[1:].partition("]")
+            port = after.removeprefix(":")
+        else:
+            host, _, port = item.partition(":")
+        if not host or (port and not port.isdigit()):
+            raise ImproperlyConfigured(f"DATABASE_URL: {item!r} is not host:port (in a list of hosts)")
+        hosts.append(unquote(host))
+        ports.append(port or "5432")
+    name = unquote(parts.path.lstrip("/"))
+    if not name:
+        raise ImproperlyConfigured("DATABASE_URL: no database name after the hosts")
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": name,
+        "USER": unquote(user),
+        "PASSWORD": unquote(password),
+        "HOST": ",".join(hosts),
+        "PORT": ",".join(ports),
+        "CONN_MAX_AGE": conn_max_age,
+        "CONN_HEALTH_CHECKS": False,
+        "DISABLE_SERVER_SIDE_CURSORS": False,
+        "OPTIONS": dict(parse_qsl(parts.query, keep_blank_values=True)),
+    }
+
+
+def replica(url: str, default: dict[str, Any]) -> dict[str, Any]:
+    """The "replica" entry: `url`'s server, with the default entry's connection handling (its pool, health checks,
+    PgBouncer's settings); in tests a mirror of the default database (no second test database)."""
+    entry = parse_url(url)
+    if not entry["ENGINE"].endswith("postgresql") or not default["ENGINE"].endswith("postgresql"):
+        raise ImproperlyConfigured("DATABASE_REPLICA_URL needs a PostgreSQL DATABASE_URL and a PostgreSQL replica")
+    for key in ("CONN_MAX_AGE", "CONN_HEALTH_CHECKS", "DISABLE_SERVER_SIDE_CURSORS"):
+        entry[key] = default.get(key, entry.get(key))
+    kept = ("pool", "server_side_binding", "prepare_threshold")
+    inherited = {k: v for k, v in default.get("OPTIONS", {}).items() if k in kept}
+    entry["OPTIONS"] = {**inherited, **entry.get("OPTIONS", {})}
+    entry["TEST"] = {"MIRROR": "default"}
+    return entry

@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,10 +178,8 @@ class PostgresCluster:
             return []
         pids = [pid, *_children(pid)]
         for each in pids:
-            try:
+            with suppress(ProcessLookupError):
                 os.kill(each, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         self.killed += pids
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and any(_alive(each) for each in pids):
@@ -206,10 +204,8 @@ class PostgresCluster:
         for server in (self.standby, self.primary):
             pid = server.pid()
             if pid is not None and _alive(pid):
-                try:
+                with suppress(RuntimeError, subprocess.TimeoutExpired):
                     self._run(BIN / "pg_ctl", "-D", server.data, "-m", "immediate", "-w", "-t", "20", "stop", timeout=30)
-                except (RuntimeError, subprocess.TimeoutExpired):
-                    pass
                 for each in [pid, *_children(pid)]:
                     if _alive(each):
                         os.kill(each, signal.SIGKILL)

@@ -24,6 +24,7 @@ from games.api import serializers as s
 from games.api.authentication import ExpiringTokenAuthentication, GameTokenAuthentication, signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error, error_responses
+from games.api.replica_reads import reads_may_lag
 from games.api.typed_json import to_json
 from games.engine.codec import move_from_dict
 from games.play import selectors, services
@@ -180,6 +181,7 @@ class ReplayView(ApiView):
         description="The game as it stood after event `at`, as you could see it then (everything once it is over). "
         "An `at` past the game's seq is 404.",
     )
+    @reads_may_lag("game")
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
         at = q.parsed(q.ReplayQuery, request)["at"]
@@ -224,6 +226,7 @@ class AuditView(ApiView):
             **error_responses(401, 404, 409),
         },
     )
+    @reads_may_lag("game")
     def get(self, request: Request, game_id: str) -> Response | HttpResponse:
         game = selectors.game_get(game_id)
         # staff may read a game in play, but not one they sit in: the log holds every hand and the piles

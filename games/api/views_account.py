@@ -21,6 +21,7 @@ from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer, StrictCharField, StrictChoiceField
+from games.api.replica_reads import reads_may_lag
 from games.api.responses import ErrorSerializer
 from games.api.serializers import valid_body
 from games.api.typed_json import to_json
@@ -187,6 +188,7 @@ class ExportView(ApiView):
         description="Everything stored about you: your account and settings, your seats, ratings and rating history, "
         "notifications, queue entry, vacations, invitations and when your tokens were made (not the tokens).",
     )
+    @reads_may_lag("person")
     def get(self, request: Request) -> Response:
         return Response(privacy.export(signed_in(request.user)))
 

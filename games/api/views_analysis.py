@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from games.api.authentication import signed_in
 from games.api.bodies import ApiView
 from games.api.error_responses import error_responses
+from games.api.replica_reads import reads_may_lag
 from games.api.typed_json import to_json
 from games.play import selectors
 from games.review import analyses, hints
@@ -29,6 +30,7 @@ class AnalysisView(ApiView):
         description="The strong bot's analysis of a finished game: 404 `not_analysed` until a player asks for it, "
         "202 while a worker runs it, 200 when done; 409 `analysis_failed` when it could not be made.",
     )
+    @reads_may_lag("game")
     def get(self, request: Request, game_id: str) -> Response:
         return _analysis(analyses.analysis_answer(selectors.game_get(game_id)))
 

@@ -12,6 +12,7 @@ from games.api import responses as r
 from games.api.bodies import ApiView
 from games.api.error_responses import error, error_responses
 from games.api.fields import ObjectSerializer, QueryIntegerField, StrictChoiceField
+from games.api.replica_reads import reads_may_lag
 from games.api.typed_json import to_json
 from games.api.views import GamesPagination
 from games.people import accounts
@@ -41,6 +42,7 @@ class LeaderboardView(ApiView):
         description="The map's ratings, highest `rating` (mu - 3 sigma) first, bot accounts included; 20 a page "
         "(`next` links the following page; past the last: 404).",
     )
+    @reads_may_lag("public")
     def get(self, request: Request) -> Response:
         map_name = q.parsed(LeaderboardQuery, request)["map"]
         paginator = GamesPagination()
@@ -61,6 +63,7 @@ class PlayerView(ApiView):
         },
         description="A player's (or a bot account's) ratings by map, rating changes (newest first) and last games.",
     )
+    @reads_may_lag("public")
     def get(self, request: Request, username: str) -> Response:
         # A NUL or a name far past the longest username cannot be an account (and PostgreSQL refuses NULs).
         user = None if "\x00" in username or len(username) > 100 else accounts.user_named(username)
