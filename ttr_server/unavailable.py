@@ -41,10 +41,14 @@ def _database_errors() -> tuple[type[BaseException], ...]:
 
 @cache
 def redis_errors() -> tuple[type[Exception], ...]:
-    """What redis-py raises while Redis is down, restarting or loading."""
+    """What redis-py raises while Redis is down, restarting or loading, or failing over (Sentinel's
+    MasterNotFoundError is a ConnectionError; ReadOnlyError: a write reached a primary just demoted to a replica)."""
     import redis.exceptions
 
-    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError)
+    return (
+        redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, redis.exceptions.BusyLoadingError,
+        redis.exceptions.ReadOnlyError,
+    )
 
 
 @cache
