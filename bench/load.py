@@ -37,6 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.capacity import counts as stack_counts  # noqa: E402
+from bench.capacity import predict  # noqa: E402
 from bench.fault_stack.harness import Harness, harness  # noqa: E402
 from bench.traffic.checks import check_games  # noqa: E402
 from bench.traffic.figures import summary  # noqa: E402
@@ -134,6 +136,7 @@ def _pct(values: list[float], q: float) -> float:
 def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: argparse.Namespace,
           seed: int) -> dict[str, Any]:
     recorder = Recorder(keep_bodies=not args.no_check)
+    counts0 = stack_counts(h)
     cpu0, client0, moves0, started = cpu_seconds(h), client_cpu(), moves_appended(h), time.monotonic()
     histogram0 = move_histogram(h)
     records = play_games(
@@ -143,6 +146,7 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
     )
     seconds = time.monotonic() - started
     cpu1, client1, moves1 = cpu_seconds(h), client_cpu(), moves_appended(h)
+    counts1 = stack_counts(h)
     appended = sum(moves1.values()) - sum(moves0.values())
     stack_cpu = sum(cpu1.get(k, 0) - cpu0.get(k, 0) for k in cpu1)
     finished = sum(1 for r in records if r.finished)
@@ -159,6 +163,8 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
         "stack_cpu_ms_per_move": round(1000 * stack_cpu / appended, 2) if appended else None,
         "stack_cpu_by_process_s": {k: round(cpu1.get(k, 0) - cpu0.get(k, 0), 1) for k in cpu1},
         "client_cpu_s": round(client1 - client0, 1),
+        "counts": {k: v - counts0.get(k, 0.0) for k, v in counts1.items() if k != "sockets_open"},
+        "web_processes": args.web, "loadavg": os.getloadavg(),
         "memory_mb": {k: round(v / 2**20) for k, v in h.stack.memory().items()},
         "statuses": figures["statuses"], "5xx": figures["5xx"], "counters": figures["counters"],
         "problems": len(problems), "problem_examples": problems[:5],
@@ -207,6 +213,23 @@ def soak(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def show_prediction(result: dict[str, Any], capacity: dict[str, Any] | Path) -> dict[str, Any]:
+    """The phase's stack CPU as bench/capacity.py's unit costs predict it from the phase's counts, against the
+    measured, printed by kind of process. A path is read now, when the phase has ended (bench/capacity.py may run
+    beside this run, in the same machine's load)."""
+    if isinstance(capacity, Path):
+        if not capacity.exists():
+            print(f"no {capacity} yet: predict later with --predict {capacity} --from <this run's --json>")
+            return {}
+        capacity = json.loads(capacity.read_text())
+    rows = predict(result, capacity)
+    print(f"{result['phase']}: stack CPU predicted from {capacity.get('command', 'capacity')} ({capacity.get('date')})")
+    for name, row in rows.items():
+        print(f"  {name:16} predicted {row['predicted_s']:8.1f} s  measured {row['measured_s']:8.1f} s  "
+              f"error {row['error_pct']} %")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="games at once in the steady phase")
@@ -222,7 +245,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-check", action="store_true", help="skip check_games (keeps no bodies: less memory)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--predict", type=Path, metavar="CAPACITY_JSON",
+                        help="bench/capacity.py's figures: print each phase's predicted CPU against the measured")
+    parser.add_argument("--from", dest="source", type=Path, metavar="LOAD_JSON",
+                        help="with --predict: no run, the phases of this earlier --json report")
     args = parser.parse_args()
+    if args.source:
+        assert args.predict, "--from needs --predict"
+        capacity = json.loads(args.predict.read_text())
+        for old in json.loads(args.source.read_text())["phases"]:
+            if "counts" in old:
+                show_prediction(old, capacity)
+        return
     # A pool of --users people plays --games games at once: more each than one person may (TTR_MAX_LIVE_GAMES).
     extra = {"AUTH_THROTTLE_RATE": "100000/min", "TTR_MAX_LIVE_GAMES": "100000"}
     report: dict[str, Any] = {"date": datetime.now().isoformat(timespec="minutes"), "args": vars(args) | {"json": None}}
@@ -232,9 +266,13 @@ def main() -> None:
         if args.games:
             report["phases"].append(phase(h, "steady", args.games, tuple(args.think), args, args.seed))
             print(json.dumps(report["phases"][-1]), flush=True)
+            if args.predict:
+                report["phases"][-1]["prediction"] = show_prediction(report["phases"][-1], args.predict)
         if args.flat_games:
             report["phases"].append(phase(h, "flat", args.flat_games, (0.0, 0.0), args, args.seed + 1))
             print(json.dumps(report["phases"][-1]), flush=True)
+            if args.predict:
+                report["phases"][-1]["prediction"] = show_prediction(report["phases"][-1], args.predict)
         if args.soak_minutes:
             report["phases"].append(soak(h, args))
             print(json.dumps(report["phases"][-1]), flush=True)
