@@ -19,7 +19,7 @@ from ttr_server import stack
 
 COMPOSE = Path(__file__).resolve().parents[2] / "docker-compose.yml"
 ONE_SHOT = {"migrate"}
-IMAGES = {"db", "redis"}  # third-party images: their commands are theirs
+IMAGES = {"db", "redis", "pgbouncer"}  # third-party images (pgbouncer: Debian's package): their commands are theirs
 
 
 @pytest.fixture(scope="module")
