@@ -127,7 +127,7 @@ class PgBouncer:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)  # SIGINT: "safe shutdown" would wait for clients; SIGINT does not
+            self.process.send_signal(signal.SIGTERM)  # immediate shutdown (SIGINT would PAUSE first: wait for queries)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
