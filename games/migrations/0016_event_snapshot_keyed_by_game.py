@@ -15,8 +15,8 @@ Backwards, both rebuild the plain tables of migration 0015 (a bigint id in the k
 the foreign key's index, and on PostgreSQL the trigger).
 """
 
-from django.db import migrations, models
 import django.db.models.deletion
+from django.db import migrations, models
 
 PARTITIONS = 16  # a power of two: one partition can later be split in two (modulus 32) without touching the rest
 
