@@ -14,7 +14,7 @@ a worker per queue, beat), and three phases follow, each measured by readings be
   them (people over HTTP and sockets thinking 0.5-2 s, greedy bots, a strong bot in about a tenth of the games);
 - `reads`: `--reads` GETs of `/state`, `/legal-moves` and `/events` (the last 3) of those games by their seated
   people, 4 threads: a read's cost (on finished games: the reads the traffic makes of live ones, but for
-  `/legal-moves`' search for moves, which a finished game skips).
+  `/legal-moves`' search for moves, which a finished game skips), the analysis worker stopped meanwhile.
 
 CPU is user + system seconds from /proc (not wall time: the machine is shared): each stack process's (its pool
 children included), the cluster's (the postmaster's own and its reaped children's, cutime/cstime, plus every live
@@ -36,6 +36,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -247,7 +248,8 @@ def storage(h: Harness) -> dict[str, Any]:
         )[0]
         found[table] = {"table_bytes": int(heap), "index_bytes": int(indexes), "partitions": int(rows),
                         "rows": int(h.query(f"SELECT count(*) FROM {table}")[0][0])}
-    found["finished_games"] = int(h.query("SELECT count(*) FROM games_game WHERE status = 'finished'")[0][0])
+    games, events = h.query("SELECT count(*), coalesce(sum(seq), 0) FROM games_game WHERE status = 'finished'")[0]
+    found["finished_games"], found["finished_events"] = int(games), int(events)
     found["database_bytes"] = int(h.query("SELECT pg_database_size(current_database())")[0][0])
     return found
 
@@ -291,13 +293,17 @@ def measure(args: argparse.Namespace, admin_url: str, postmaster: int | None) ->
         recorder = Recorder(keep_bodies=False)
         records = play_games(
             h.urls, args.games, seed=args.seed, think=(0.5, 2.0), recorder=recorder, socket_share=0.5,
-            human_share=0.5, bot_levels=("greedy", "strong"), strong_share=0.1, users=40, stall_seconds=600,
-            score_seconds=600,
+            human_share=0.5, bot_levels=("greedy", "strong"), strong_share=0.1, users=args.users, stall_seconds=600,
+            score_seconds=600, deadline=time.monotonic() + 60 * args.minutes if args.minutes else None,
         )
         stop.set()
         thread.join()
         r2 = reading(h, postmaster)
         played = delta(r1, r2)
+        for name in h.stack.pids():  # the analyses go on after the games: not a read's cost (its task comes back)
+            if group(name) == "worker-analysis":
+                h.stack.signal(name, signal.SIGKILL, restart=False)
+        r2 = reading(h, postmaster)
         reads(h, records, args.reads)
         r3 = reading(h, postmaster)
         read = delta(r2, r3)
@@ -330,9 +336,12 @@ def costs(raw: dict[str, Any], web: int) -> dict[str, Any]:
                 "redis.cmd.publish", "redis.cmd.spublish")
     stored = raw["storage"]
     empty = raw["storage_empty"]
-    finished = stored["finished_games"] or 1
+    # Bytes an event row costs (its snapshots' share included) times the events of a finished game: the games
+    # left unfinished by --minutes count for what they wrote.
+    events = stored["games_event"]["rows"] or 1
+    finished = stored["finished_events"] / stored["finished_games"] if stored["finished_games"] else events
     table_bytes = {
-        t: {k: (stored[t][k] - empty[t][k]) / finished for k in ("table_bytes", "index_bytes", "rows")}
+        t: {k: (stored[t][k] - empty[t][k]) / events * finished for k in ("table_bytes", "index_bytes", "rows")}
         for t in ("games_event", "games_snapshot")
     }
     decisions = {level.split(".", 1)[1]: games[level] for level in games if level.startswith("decisions.")}
@@ -355,7 +364,7 @@ def costs(raw: dict[str, Any], web: int) -> dict[str, Any]:
         "storage_per_game_bytes": table_bytes | {
             "database": (stored["database_bytes"] - empty["database_bytes"]) / finished},
         "per_game": {
-            "moves": moves / finished, "events": table_bytes["games_event"]["rows"],
+            "moves": moves / events * finished, "events": finished,
             "seats": sum(raw["seats"]) / len(raw["seats"]), "people": raw["people"] / len(raw["seats"]),
             "reads_per_move": per(gets, moves), "decisions_per_move": {k: v / moves for k, v in decisions.items()},
             "moves_per_game_minute": per(moves, games_s / 60 * len(raw["seats"])),
@@ -397,17 +406,103 @@ def predict(phase: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
     return rows
 
 
+# The plan (docs/CAPACITY.md): machines, connections and disks for a number of games, from the measured costs
+
+
+def per_game_second(c: dict[str, Any], game_minutes: float) -> dict[str, float]:
+    """What one live game asks for each second, played at `game_minutes` from its first move to its last with the
+    bench's mix of seats (moves, reads and bot decisions per move as measured)."""
+    g = c["per_game"]
+    moves = g["moves"] / (60 * game_minutes)
+    reads = moves * (g["reads_per_move"] or 0.0)
+    decisions = g["decisions_per_move"]
+
+    def both(key: str) -> float:
+        return moves * (c["per_move"][key] or 0.0) + reads * (c["per_read"][key] or 0.0)
+
+    analysis = c["analysis_recorded"]["cpu_s_per_event"] or c["per_analysed_event_cpu_s"] or 0.0
+    return {
+        "moves": moves, "reads": reads, "web_cores": both("cpu.web"), "postgres_cores": both("cpu.postgres"),
+        "wal_bytes": both("wal"), "redis_cores": both("redis.cpu_s"), "redis_commands": both("redis.commands"),
+        "redis_bytes": both("redis.in_bytes") + both("redis.out_bytes"),
+        "greedy_cores": moves * decisions.get("greedy", 0.0) * (c["per_decision_cpu_s"]["greedy"] or 0.0),
+        "strong_cores": moves * decisions.get("strong", 0.0) * (c["per_decision_cpu_s"]["strong"] or 0.0),
+        "analysis_cores": analysis * g["events"] / (60 * game_minutes),
+    }
+
+
+def plan(capacity: dict[str, Any], live: list[int], game_minutes: float, cores: int, utilisation: float,
+         db_cores: int) -> dict[str, Any]:
+    """Machines of `cores` cores run at `utilisation` at most; one PostgreSQL primary of at most `db_cores`."""
+    import math
+
+    c = capacity["costs"]
+    unit = per_game_second(c, game_minutes)
+    raw = capacity["raw"]
+    processes = len(GROUPS) - 1 + c["web_processes"]  # the run's stack: its web processes, 3 workers, beat
+    redis_per_process = raw["peaks"].get("redis_clients", 0.0) / processes
+    sockets_per_game = (raw["people"] + raw["spectators"]) / len(raw["seats"])
+    storage = sum(v["table_bytes"] + v["index_bytes"] for k, v in c["storage_per_game_bytes"].items()
+                  if k in ("games_event", "games_snapshot"))
+    ceilings = {
+        "postgres primary": db_cores * utilisation / unit["postgres_cores"],
+        "redis (one core)": utilisation / unit["redis_cores"] if unit["redis_cores"] else math.inf,
+    }
+    sizes = {}
+    for games in live:
+        need = {k: v * games for k, v in unit.items()}
+        web = math.ceil(need["web_cores"] / utilisation)
+        workers = {k: math.ceil(need[f"{k}_cores"] / utilisation) for k in ("greedy", "strong", "analysis")}
+        app_cores = web + sum(workers.values())
+        pg = math.ceil(need["postgres_cores"] / utilisation)
+        sizes[str(games)] = {
+            "moves_per_s": round(need["moves"]), "reads_per_s": round(need["reads"]),
+            "web_processes": web, "worker_processes": workers,
+            "app_machines": math.ceil(app_cores / cores), "postgres_cores": pg,
+            "postgres_machines": math.ceil(pg / db_cores),
+            "pgbouncer_server_connections": max(10, 2 * pg),
+            "pgbouncer_client_connections": 16 * web + 3 * sum(workers.values()),
+            "redis_cores": round(need["redis_cores"], 2), "redis_commands_per_s": round(need["redis_commands"]),
+            "redis_mbit_per_s": round(8 * need["redis_bytes"] / 1e6, 1),
+            "redis_connections": round(redis_per_process * (web + sum(workers.values()) + 1)),
+            "sockets": round(games * sockets_per_game), "sockets_per_web_process": round(games * sockets_per_game / web),
+            "wal_gb_per_day": round(need["wal_bytes"] * 86400 / 1e9, 1),
+            "games_finished_per_day": round(games * 1440 / game_minutes),
+            "storage_gb_per_day": round(games * 1440 / game_minutes * storage / 1e9, 1),
+            "first_limit": min(ceilings, key=lambda k: ceilings[k]),
+            "over_one_primary": games > ceilings["postgres primary"],
+            "over_one_redis": games > ceilings["redis (one core)"],
+        }
+    return {"per_live_game_per_s": unit, "ceilings_in_live_games": {k: round(v) for k, v in ceilings.items()},
+            "assumptions": {"game_minutes": game_minutes, "machine_cores": cores, "utilisation": utilisation,
+                            "postgres_primary_cores": db_cores, "sockets_per_game": sockets_per_game,
+                            "redis_connections_per_process": redis_per_process,
+                            "storage_bytes_per_finished_game": storage},
+            "sizes": sizes}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--idle-seconds", type=float, default=60)
+    parser.add_argument("--minutes", type=float, help="stop the games phase after this long, games unfinished")
+    parser.add_argument("--users", type=int, default=12, help="people registered for the games (reused)")
     parser.add_argument("--reads", type=int, default=3000)
     parser.add_argument("--web", type=int, default=2)
     parser.add_argument("--strong-seconds", type=float, default=1.5, help="TTR_STRONG_SECONDS (compose's: 1.5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--admin-url", help="a PostgreSQL server's maintenance URL instead of a cluster of the run's own")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--plan", type=Path, metavar="CAPACITY_JSON", help="no run: the plan from an earlier --json")
+    parser.add_argument("--game-minutes", type=float, default=30, help="a live game's length with people (--plan)")
+    parser.add_argument("--cores", type=int, default=16, help="an application machine's cores (--plan)")
+    parser.add_argument("--db-cores", type=int, default=64, help="the most cores of one PostgreSQL primary (--plan)")
+    parser.add_argument("--utilisation", type=float, default=0.6, help="the share of a core planned busy (--plan)")
     args = parser.parse_args()
+    if args.plan:
+        print(json.dumps(plan(json.loads(args.plan.read_text()), [1000, 10000, 100000], args.game_minutes,
+                              args.cores, args.utilisation, args.db_cores), indent=1))
+        return
     started = datetime.now()
     load0 = os.getloadavg()
     if args.admin_url:

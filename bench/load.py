@@ -7,6 +7,7 @@ strong bots through the real workers. Phases, one after the other:
 
 - `steady`: `--games` games at once, each person thinking uniform(`--think`) seconds before a move;
 - `flat`: `--flat-games` games at once, nobody thinking (as fast as the stack answers);
+  (with `--phase-minutes`, each of these two stops after that long, unfinished games left as they are);
 - `soak` (with `--soak-minutes`): games started in waves of `--soak-games` at a steady pace for that long,
   sampling every process's memory, the database's connections and Redis's keys each minute.
 
@@ -17,6 +18,10 @@ to its move), the stack's CPU per move (every process's user + system time over 
 appended), each process's memory, and the errors: 5xx answers, and everything bench/traffic/'s `check_games`
 finds (games that did not finish or verify, seqs, scores, acknowledged moves, leaks). The client runs in this
 process on the same 2 cores: its CPU is reported beside the stack's.
+
+`--predict CAPACITY_JSON` (bench/capacity.py's figures) prints, after each of those two phases, the stack's CPU
+its counts predict (moves, reads, bot decisions by level, analysed events, its length: docs/CAPACITY.md's model)
+against the measured, by kind of process; with `--from LOAD_JSON` it does so for an earlier run's report.
 """
 
 from __future__ import annotations
@@ -143,6 +148,7 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
         h.urls, games, seed=seed, think=think, recorder=recorder, socket_share=0.5, human_share=args.human_share,
         bot_levels=("greedy", "strong"), strong_share=args.strong_share, users=args.users, threads=args.threads,
         stall_seconds=600, score_seconds=600,
+        deadline=started + 60 * args.phase_minutes if args.phase_minutes else None,
     )
     seconds = time.monotonic() - started
     cpu1, client1, moves1 = cpu_seconds(h), client_cpu(), moves_appended(h)
@@ -235,6 +241,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games at once in the steady phase")
     parser.add_argument("--flat-games", type=int, default=60, help="games at once in the flat-out phase (0: none)")
     parser.add_argument("--think", type=float, nargs=2, default=[0.5, 2.0], metavar=("MIN", "MAX"))
+    parser.add_argument("--phase-minutes", type=float, help="stop the steady and flat phases after this long, "
+                        "games unfinished (their figures cover that time)")
     parser.add_argument("--soak-minutes", type=float, default=0)
     parser.add_argument("--soak-games", type=int, default=20, help="games a wave in the soak")
     parser.add_argument("--web", type=int, default=2)
