@@ -15,7 +15,7 @@ import django
 from django.core.asgi import get_asgi_application as djangos_application
 from django.http import HttpResponse
 
-from ttr_server import limits, overrides
+from ttr_server import draining, limits, overrides
 
 Scope = dict[str, Any]  # as Django's handler takes it
 Receive = Callable[[], Awaitable[Mapping[str, Any]]]
@@ -30,6 +30,7 @@ class SizeLimited:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        draining.ensure()  # under uvicorn: SIGTERM first takes the process out of the balancer
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

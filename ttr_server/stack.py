@@ -1,16 +1,19 @@
 """`python -m ttr_server.stack` (`make stack`): the production layout on this machine, without Docker.
 
 It runs what docker-compose.yml runs, with the same commands (`COMMANDS`; a test holds the two to each other):
-the migration, then N uvicorn web processes, each on its own port, the Celery worker(s) of the default queue,
+the migration, then HAProxy on the public port (`--port`, 8000; deploy/haproxy.cfg with the web processes filled
+in: ttr_server/balancer.py) in front of N uvicorn web processes, each on its own port (`--base-port`, 8001, and
+up; `--no-balancer` for those alone), the Celery worker(s) of the default queue,
 the strong bot's search worker(s) and one beat, against the PostgreSQL of `DATABASE_URL` and the Redis of
 `REDIS_URL` (both required: the embedded default is `make run`). Like compose's `restart: unless-stopped`, a
 process that dies is started again after `RESTART_SECONDS` (`--no-restart` to watch it stay dead). Each child
 logs JSON lines with its name (`process`) to this process's output, or to `<name>.log` files with `--log-dir`.
 Its secrets (SECRET_KEY, the checkpoint signing keys) are generated into `<var>/secrets` on its first start
 (ttr_server/local_secrets.py), as compose's entry point does on its volume: none is built in.
-SIGTERM or Ctrl+C stops them all: the web processes finish the requests under way and close their sockets with
-1012, the workers finish or hand back their tasks (late acks); whatever has not stopped after `STOP_SECONDS`
-is killed, and nothing started here outlives the stack.
+SIGTERM or Ctrl+C stops them all: the balancer softly (SIGUSR1: it takes no new connection and lets those under
+way end), the web processes finish the requests under way and close their sockets with 1012 (behind the balancer,
+after a drain: ttr_server/draining.py), the workers finish or hand back their tasks (late acks); whatever has not
+stopped after `STOP_SECONDS` is killed, and nothing started here outlives the stack.
 
 The `Stack` class is the same thing as a library, for the load benchmark and the fault suite: start, stop, kill
 or restart one process by name, and read each one's pid and memory. It is also the embedded server's supervisor
@@ -35,11 +38,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from ttr_server import children, local_secrets, metrics
+from ttr_server import balancer, children, draining, local_secrets, metrics
 
 ROOT = Path(__file__).resolve().parent.parent
 RESTART_SECONDS = 1.0
-STOP_SECONDS = 25.0  # above uvicorn's graceful timeout (GRACE_SECONDS) and a strong search
+STOP_SECONDS = 25.0  # above the drain (3 s) plus uvicorn's graceful timeout (GRACE_SECONDS), and a strong search
 GRACE_SECONDS = 20
 START_SECONDS = 60.0
 
@@ -90,6 +93,8 @@ class Child:
     name: str
     argv: list[str]
     url: str | None = None  # a web process's base URL
+    env: dict[str, str] = field(default_factory=dict)  # its own variables, over the stack's
+    stop_signal: int = signal.SIGTERM  # how `Stack.stop` asks it to end
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
     expected_down: bool = False  # stopped on purpose: not restarted
@@ -115,15 +120,21 @@ class Stack:
     restart: bool = True
     log_dir: Path | None = None
     own_groups: bool = True  # each child leads a process group of its own (a signal to one reaches its pool too)
+    balancer_port: int | None = None  # HAProxy's public port in front of the web processes (None: no balancer)
+    stats_port: int = 8404  # the balancer's stats page and Prometheus metrics, on loopback
     children: dict[str, Child] = field(default_factory=dict)
     stopping: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _watcher: threading.Thread | None = None
 
     def __post_init__(self) -> None:
+        if self.balancer_port is None:  # nothing to drain for: SIGTERM stops a web process at once
+            self.env = {draining.VARIABLE: "0", **self.env}
         for i in range(self.web):
             port = self.base_port + i
             self._add(f"web-{i}", command("web", port=port), f"http://127.0.0.1:{port}")
+        if self.balancer_port is not None:
+            self._add_balancer(self.balancer_port)
         for i in range(self.workers):
             self._add(f"worker-{i}", command("worker", index=i, concurrency=self.concurrency))
         for i in range(self.strong_workers):
@@ -152,6 +163,29 @@ class Stack:
     def _add(self, name: str, argv: list[str], url: str | None = None) -> None:
         self.children[name] = Child(name, argv, url)
 
+    def _add_balancer(self, port: int) -> None:
+        """HAProxy on `port`, in front of the web processes, its configuration written under the stack's var dir."""
+        folder = Path(self.env.get("TTR_VAR_DIR", ROOT / "var" / "stack")) / "haproxy"
+        folder.mkdir(parents=True, exist_ok=True)
+        config = folder / "haproxy.cfg"
+        webs = {name: c.url.removeprefix("http://") for name, c in self.children.items() if c.url}
+        config.write_text(balancer.render(webs))
+        self.children["balancer"] = Child(
+            "balancer", balancer.command(config), stop_signal=signal.SIGUSR1,
+            env=balancer.environment(public=f"127.0.0.1:{port}", stats=f"127.0.0.1:{self.stats_port}",
+                                     stats_socket=folder / "admin.sock"),
+        )
+
+    @property
+    def stats_socket(self) -> Path | None:
+        """HAProxy's stats socket (ttr_server/balancer.py reads it), when a balancer runs."""
+        child = self.children.get("balancer")
+        return Path(child.env["TTR_LB_STATS_SOCKET"]) if child else None
+
+    def balancer_states(self) -> dict[str, str]:
+        """Each web process's state as HAProxy sees it (UP, DOWN, MAINT, "UP 1/2"...); empty without a balancer."""
+        return balancer.states(self.stats_socket) if self.stats_socket else {}
+
     def _send(self, child: Child, signum: int) -> None:
         assert child.process is not None
         if self.own_groups:
@@ -173,7 +207,13 @@ class Stack:
 
     @property
     def urls(self) -> list[str]:
+        """The web processes' own URLs (behind the balancer, when one runs)."""
         return [c.url for c in self.children.values() if c.url]
+
+    @property
+    def public_url(self) -> str:
+        """Where clients go: the balancer, or the first web process when none runs."""
+        return f"http://127.0.0.1:{self.balancer_port}" if self.balancer_port is not None else self.urls[0]
 
     def migrate(self) -> None:
         """Migrate the database; its report in JSON lines (games/management/commands/migrate.py), as every child's:
@@ -196,7 +236,7 @@ class Stack:
         self.wait_ready()
 
     def _spawn(self, child: Child) -> None:
-        env = {**self.env, "TTR_PROCESS": child.name, "PYTHONUNBUFFERED": "1"}
+        env = {**self.env, **child.env, "TTR_PROCESS": child.name, "PYTHONUNBUFFERED": "1"}
         options: dict[str, Any] = {"cwd": ROOT, "env": env, "start_new_session": self.own_groups,
                                    "preexec_fn": children.die_with_parent(os.getpid())}
         if self.log_dir is not None:
@@ -231,6 +271,19 @@ class Stack:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{url} was not ready in {seconds:.0f} s")
                 time.sleep(0.2)
+        while self.balancer_port is not None and not self._balancer_serves():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the balancer did not see every web process up in {seconds:.0f} s")
+            time.sleep(0.2)
+
+    def _balancer_serves(self) -> bool:
+        """HAProxy answers on the public port and has every web process in service."""
+        try:
+            states = self.balancer_states()
+        except OSError:
+            return False
+        return len(states) == self.web and all(s == "UP" for s in states.values()) and _answers(
+            f"{self.public_url}/readyz")
 
     def signal(self, name: str, signum: int, *, restart: bool | None = None) -> None:
         """Send `signum` to one process (its whole process group: a worker's pool children too). With
@@ -268,7 +321,7 @@ class Stack:
         with self._lock:
             for child in self.children.values():
                 if child.running() and child.process:
-                    self._send(child, signal.SIGTERM)
+                    self._send(child, child.stop_signal)
             deadline = time.monotonic() + STOP_SECONDS
             killed = []
             for child in self.children.values():
@@ -379,7 +432,9 @@ def supervise(stack: Stack, *, name: str, migrate: bool = False) -> int:
         if migrate:
             stack.migrate()
         stack.start()
-        print(f"{name}: serving on {', '.join(stack.urls)} ({', '.join(stack.children)})", file=sys.stderr, flush=True)
+        behind = f" in front of {', '.join(stack.urls)}" if stack.balancer_port is not None else ""
+        print(f"{name}: serving on {stack.public_url}{behind} ({', '.join(stack.children)})", file=sys.stderr,
+              flush=True)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
@@ -396,6 +451,9 @@ def supervise(stack: Stack, *, name: str, migrate: bool = False) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m ttr_server.stack", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=8000, help="the balancer's public port (HAProxy)")
+    parser.add_argument("--stats-port", type=int, default=8404, help="the balancer's stats page, on loopback")
+    parser.add_argument("--no-balancer", action="store_true", help="no HAProxy: the web processes' own ports only")
     parser.add_argument("--web", type=int, default=2, help="web processes (ports BASE_PORT, BASE_PORT+1, ...)")
     parser.add_argument("--base-port", type=int, default=8001)
     parser.add_argument("--workers", type=int, default=1, help="workers of the default queue")
@@ -405,6 +463,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-restart", action="store_true", help="leave a process that died dead")
     parser.add_argument("--log-dir", type=Path, help="write each process's lines to DIR/<name>.log")
     args = parser.parse_args(argv)
+    if not args.no_balancer and balancer.program() is None:
+        raise SystemExit("stack: haproxy is not installed (`make servers` installs Debian's; or --no-balancer)")
     env = stack_env()
     Path(env["TTR_VAR_DIR"]).mkdir(parents=True, exist_ok=True)
     if args.log_dir:
@@ -412,6 +472,7 @@ def main(argv: list[str] | None = None) -> None:
     stack = Stack(
         env, web=args.web, base_port=args.base_port, workers=args.workers, strong_workers=args.strong_workers,
         concurrency=args.concurrency, beat=not args.no_beat, restart=not args.no_restart, log_dir=args.log_dir,
+        balancer_port=None if args.no_balancer else args.port, stats_port=args.stats_port,
     )
     supervise(stack, name="stack", migrate=True)
 

@@ -43,6 +43,11 @@ class Harness:
         return self.stack.urls
 
     @property
+    def public_url(self) -> str:
+        """The balancer's URL with `balancer=True`, else the first web process's."""
+        return self.stack.public_url
+
+    @property
     def database(self) -> str:
         return self.database_url.rsplit("/", 1)[1]
 
@@ -122,11 +127,12 @@ def _execute(url: str, statement: str, params: tuple[Any, ...]) -> list[tuple[An
 @contextmanager
 def harness(
     name: str, *, web: int = 2, workers: int = 1, strong_workers: int = 1, concurrency: int | None = None,
-    extra_env: dict[str, str] | None = None, admin_url: str = POSTGRES_ADMIN_URL,
+    extra_env: dict[str, str] | None = None, admin_url: str = POSTGRES_ADMIN_URL, balancer: bool = False,
 ) -> Iterator[Harness]:
     """The stack on a Redis server of its own and a scratch database `name` on the PostgreSQL server of `admin_url`
     (the machine's, or a cluster a drill started). `extra_env` comes last: it may point the stack elsewhere (a
-    PgBouncer, a multi-host URL, Sentinel) while the harness keeps its scratch database and Redis for its checks."""
+    PgBouncer, a multi-host URL, Sentinel) while the harness keeps its scratch database and Redis for its checks.
+    With `balancer`, HAProxy runs in front of the web processes on a free port (`Harness.public_url`)."""
     with tempfile.TemporaryDirectory(prefix=f"{name}-", ignore_cleanup_errors=True) as tmp:
         var_dir = Path(tmp)
         (var_dir / "logs").mkdir()
@@ -138,6 +144,7 @@ def harness(
                 stack = Stack(
                     env, web=web, base_port=_free_ports(web), workers=workers, strong_workers=strong_workers,
                     concurrency=concurrency, log_dir=var_dir / "logs",
+                    balancer_port=free_port() if balancer else None, stats_port=free_port(),
                 )
                 stack.migrate()
                 try:
