@@ -127,33 +127,35 @@ def drill(
     games: int, *, web: int = 2, kill_after: float = 30.0, promote_after: float = 10.0,
     think: tuple[float, float] = (0.5, 2.0), seed: int = 1, users: int = 40, human_share: float = 0.5,
     strong_share: float = 0.1, threads: int | None = None, name: str | None = None,
+    extra_env: dict[str, str] | None = None, **play: Any,
 ) -> dict[str, Any]:
-    """The drill (see the module's docstring); its figures, `problems` empty when every promise held."""
+    """The drill (see the module's docstring); its figures, `problems` empty when every promise held. `extra_env`
+    goes to the stack; `play`, to `play_games` (players, socket_share, bot_levels, stall_seconds...)."""
     database = name or f"ttr_failover_{os.getpid()}"
     with postgres_cluster() as cluster:
         extra = {
             "DATABASE_URL": cluster.multi_host_url(database, connect_timeout="3"),
-            "AUTH_THROTTLE_RATE": "100000/min", "TTR_MAX_LIVE_GAMES": "100000",
+            "AUTH_THROTTLE_RATE": "100000/min", "TTR_MAX_LIVE_GAMES": "100000", **(extra_env or {}),
         }
         with harness(database, web=web, admin_url=cluster.admin_url(), extra_env=extra) as h:
             return _under_load(h, cluster, database, games=games, kill_after=kill_after, promote_after=promote_after,
                                think=think, seed=seed, users=users, human_share=human_share, strong_share=strong_share,
-                               threads=threads)
+                               threads=threads, play=play)
     raise AssertionError("unreachable")  # mypy: the with blocks return
 
 
 def _under_load(h: Harness, cluster: PostgresCluster, database: str, *, games: int, kill_after: float,
                 promote_after: float, think: tuple[float, float], seed: int, users: int, human_share: float,
-                strong_share: float, threads: int | None) -> dict[str, Any]:
+                strong_share: float, threads: int | None, play: dict[str, Any]) -> dict[str, Any]:
     recorder = TimedRecorder()
     outcome: dict[str, Any] = {}
 
     def players() -> None:
         try:
-            outcome["records"] = play_games(
-                h.urls, games, seed=seed, think=think, recorder=recorder, human_share=human_share,
-                strong_share=strong_share, users=users, threads=threads, stall_seconds=600, score_seconds=600,
-            )
+            outcome["records"] = play_games(h.urls, games, recorder=recorder, **{
+                "seed": seed, "think": think, "human_share": human_share, "strong_share": strong_share, "users": users,
+                "threads": threads, "stall_seconds": 600, "score_seconds": 600, **play,
+            })
         except BaseException as error:  # reported below, not lost in the thread
             outcome["error"] = error
 

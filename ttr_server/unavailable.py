@@ -34,6 +34,8 @@ def _database_errors() -> tuple[type[BaseException], ...]:
         import psycopg_pool
 
         found += [psycopg.OperationalError, psycopg.InterfaceError, psycopg_pool.PoolTimeout]
+        # A write on a server that is (now) a standby: a failover under way (docs/OPERATIONS.md, PostgreSQL failover).
+        found.append(psycopg.errors.ReadOnlySqlTransaction)
     except ImportError:  # SQLite only
         pass
     return tuple(found)

@@ -85,6 +85,21 @@ def test_without_a_replica_everything_reads_the_primary() -> None:
     assert APIClient().get("/api/leaderboard", {"map": "europe"}).status_code == 200
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_write_on_a_standby_answers_unavailable_not_a_bug(postgres_only: None) -> None:
+    """A connection that finds its server a standby (a failover under way) fails as a read-only transaction: that
+    is the database unavailable (503 with Retry-After), not a 500."""
+    from django.db import DatabaseError, connection, transaction
+
+    from ttr_server import unavailable
+
+    with pytest.raises(DatabaseError) as caught, transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET TRANSACTION READ ONLY")
+        cursor.execute("UPDATE auth_user SET first_name = first_name WHERE false")
+    assert "read-only transaction" in str(caught.value)
+    assert unavailable.which(caught.value) == "database"
+
+
 def test_the_router_sends_writes_and_migrations_to_the_primary() -> None:
     router = db_router.ReplicaRouter()
     settings.DATABASES[db_router.REPLICA] = {}
