@@ -1,6 +1,7 @@
 """The HTTP API under load: N concurrent clients play random games against a real ASGI server on PostgreSQL.
 
     .venv/bin/python bench/api.py [--clients 1 8 32] [--seconds 20] [--workers 3] [--json PATH]
+    .venv/bin/python bench/api.py --layouts plain partitioned [--rounds 2] [--clients 8] [--seconds 15]
 
 For each N: a fresh database, uvicorn with `--workers` processes, and N client threads, each playing its own
 two-seat game (both seats, through `/legal-moves` and `/moves`, starting a new game when one ends). Prints
@@ -11,6 +12,13 @@ shape: per move one transaction of the conditional `UPDATE games_game SET seq, h
 and one multi-row INSERT of the move's events, N threads, as many rows per move as the HTTP moves appended) as a
 ratio, and the time to rebuild a game's state from its snapshot and the events after it with the in-process
 cache cleared.
+
+`--layouts` runs the same load on each layout of the event store, in the same run (docs/PERFORMANCE.md, "The
+partitioned event store"): `partitioned` is the schema of the latest migration (events and snapshots keyed by
+(game, seq), hash-partitioned by game, migration 0016), `plain` the schema before it (migrated to the end, then
+back to 0015: plain tables with a bigint id, the unique (game, seq) and the game's own index), with the same code.
+`--rounds R` repeats each pair R times, the order alternating (plain first, then partitioned first...), and the
+summary gives each layout's median figures and partitioned / plain.
 
 The bench counts its own errors: any HTTP response outside 2xx (a `409 stale_seq` on `POST /moves` is counted
 apart as `stale`, not as an error), a client that failed or never got into a game, and every raw insert that
@@ -30,6 +38,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +53,10 @@ DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/ttr_bench"
 PORT = 8765
 
 
-def recreate_database(url: str) -> None:
+LAYOUTS = {"partitioned": None, "plain": "0015_limit_hits"}  # the games app's migration each layout ends at
+
+
+def recreate_database(url: str, layout: str = "partitioned") -> None:
     name = urlparse(url).path.lstrip("/")
     admin = url.rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -52,6 +64,13 @@ def recreate_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
     env = server_env(url)
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    if (target := LAYOUTS[layout]) is not None:  # back to the layout before 0016, through its reverse migration
+        migrate = [sys.executable, "manage.py", "migrate", "games", target, "--noinput", "-v", "0"]
+        subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+    with psycopg.connect(url) as conn:  # the layout the run measures, as the database has it
+        partitioned = conn.execute("SELECT count(*) FROM pg_partitioned_table WHERE partrelid = 'games_event'::regclass")
+        if bool(partitioned.fetchone()[0]) != (layout == "partitioned"):  # type: ignore[index]
+            raise RuntimeError(f"the database is not of the {layout} layout")
 
 
 def server_env(url: str) -> dict[str, str]:
@@ -85,6 +104,9 @@ def start_server(url: str, workers: int) -> subprocess.Popen[bytes]:
             "--no-access-log",
             "--log-level",
             "warning",
+            # uvicorn's supervisor restarts a worker that misses a 5 s health check: on a loaded machine, mid-run
+            "--timeout-worker-healthcheck",
+            "60",
         ],
         cwd=ROOT,
         env=server_env(url),
@@ -329,7 +351,9 @@ def state_rebuild_ms(url: str, samples: int = 200) -> dict[str, float]:
     from games.store import states
     from games.store.models import Game
 
-    games = list(Game.objects.order_by("-seq").values_list("id", "seq")[:20])
+    games = list(Game.objects.filter(seq__gt=0).order_by("-seq").values_list("id", "seq")[:20])
+    if not games:  # no move was played (the clients' failures are reported apart)
+        return {}
     rng = random.Random(3)
     times = []
     for _ in range(samples):
@@ -339,6 +363,9 @@ def state_rebuild_ms(url: str, samples: int = 200) -> dict[str, float]:
         states.state_at(game_id, rng.randint(1, head))
         times.append(time.perf_counter() - started)
     times.sort()
+    from django.db import connections
+
+    connections.close_all()  # the next run drops and recreates this database
     return {
         "rebuild_mean_ms": round(statistics.mean(times) * 1e3, 2),
         "rebuild_p99_ms": round(times[int(len(times) * 0.99)] * 1e3, 2),
@@ -351,29 +378,24 @@ def main() -> int:
     parser.add_argument("--clients", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--workers", type=int, default=3)
-    parser.add_argument("--json", metavar="PATH", help="write the runs there: a list of one object per client count")
+    parser.add_argument("--json", metavar="PATH", help="write the runs there: a list of one object per run")
+    parser.add_argument(
+        "--layouts", nargs="+", choices=sorted(LAYOUTS), default=["partitioned"],
+        help="the event store's layouts to run the same load on (both: before and after migration 0016)",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="with several layouts: runs of each, the order alternating")
     args = parser.parse_args()
     url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
     results = []
     for clients in args.clients:
-        recreate_database(url)
-        server = start_server(url, args.workers)
-        try:
-            result = run_http(clients, args.seconds, server.pid)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-        sizes = result.pop("events_per_move")
-        if clients == args.clients[-1]:
-            result.update(state_rebuild_ms(url))  # before the raw run adds its rows
-        raw, raw_errors = run_raw(url, clients, max(200, result["moves"]), sizes)
-        result["raw_psycopg_moves_per_second"] = round(raw, 1)
-        result["raw_errors"] = raw_errors
-        result["errors"] += raw_errors
-        result["http_to_raw_ratio"] = round(result["moves_per_second"] / raw, 3) if raw else 0
-        result["mean_events_per_move"] = round(sum(sizes) / len(sizes), 2) if sizes else 0
-        results.append(result)
-        print("  ".join(f"{k}={v}" for k, v in result.items()), flush=True)
+        for round_ in range(args.rounds):
+            order = args.layouts if round_ % 2 == 0 else list(reversed(args.layouts))
+            for layout in order:
+                result = {"layout": layout, "round": round_ + 1, **one_run(url, layout, clients, args)}
+                results.append(result)
+                print("  ".join(f"{k}={v}" for k, v in result.items()), flush=True)
+        if len(args.layouts) > 1:
+            print(compare(results, clients, args.layouts), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
     errors = sum(r["errors"] for r in results)
@@ -381,6 +403,49 @@ def main() -> int:
         print(f"FAILED: {errors} errors (see above and stderr); these figures are not a clean run", flush=True)
         return 1
     return 0
+
+
+def compare(results: list[dict[str, Any]], clients: int, layouts: list[str]) -> str:
+    """Each layout's median figures over its rounds at `clients`, and each one's over the first layout's."""
+    figures = ("moves_per_second", "p50_ms", "p99_ms", "web_cpu_seconds_per_move", "raw_psycopg_moves_per_second",
+               "rebuild_mean_ms")
+    medians = {
+        layout: {
+            name: statistics.median(r[name] for r in results if r["layout"] == layout and r["clients"] == clients)
+            for name in figures
+            if all(name in r for r in results if r["layout"] == layout and r["clients"] == clients)
+        }
+        for layout in layouts
+    }
+    base = layouts[0]
+    lines = [f"layouts at clients={clients} (median of each layout's rounds):"]
+    for layout in layouts:
+        lines.append(f"  {layout}: " + "  ".join(f"{k}={v}" for k, v in medians[layout].items()))
+    for layout in layouts[1:]:
+        ratios = {k: round(v / medians[base][k], 3) for k, v in medians[layout].items() if medians[base].get(k)}
+        lines.append(f"  {layout} / {base}: " + "  ".join(f"{k}={v}" for k, v in ratios.items()))
+    return "\n".join(lines)
+
+
+def one_run(url: str, layout: str, clients: int, args: argparse.Namespace) -> dict[str, Any]:
+    """A fresh database of `layout`, the HTTP load, the state rebuilds (at the last client count) and the raw appends."""
+    recreate_database(url, layout)
+    server = start_server(url, args.workers)
+    try:
+        result = run_http(clients, args.seconds, server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    sizes = result.pop("events_per_move")
+    if clients == args.clients[-1]:
+        result.update(state_rebuild_ms(url))  # before the raw run adds its rows
+    raw, raw_errors = run_raw(url, clients, max(200, result["moves"]), sizes)
+    result["raw_psycopg_moves_per_second"] = round(raw, 1)
+    result["raw_errors"] = raw_errors
+    result["errors"] += raw_errors
+    result["http_to_raw_ratio"] = round(result["moves_per_second"] / raw, 3) if raw else 0
+    result["mean_events_per_move"] = round(sum(sizes) / len(sizes), 2) if sizes else 0
+    return result
 
 
 if __name__ == "__main__":
