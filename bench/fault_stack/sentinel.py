@@ -1,13 +1,14 @@
 """A Redis Sentinel group of one run's own: a primary, a replica and three Sentinels (quorum 2), each a process of
 this run on a free loopback port with its files in a temp dir, and the means to break it.
 
-`SentinelGroup` is a context manager: entering starts the five processes and waits until every Sentinel sees the
-primary, its replica and the other two Sentinels; leaving SIGKILLs every process still running and removes the
-dir, whatever happened in between. `kill_primary()` SIGKILLs the current primary, `wait_promoted()` waits until a
-majority of the Sentinels name another server as the primary and that server says it is one (the seconds it took
-are the drill's "promoted after"), `rejoin()` starts the killed server again as a replica of the new primary (what
-an operator does with a repaired host), and `view()` is Sentinel's view (`SENTINEL MASTERS` / `REPLICAS` from
-each Sentinel, and each server's `INFO replication`) for the drill's report and the docs' "what to watch".
+`SentinelGroup` is a context manager: entering starts the five processes and waits until the replica is in sync
+and every Sentinel answers (`wait_settled()` waits until each sees the replica and the other two); leaving SIGKILLs
+every process still running and removes the dir, whatever happened in between. `kill_primary()` SIGKILLs the
+current primary, `wait_promoted()` waits until a majority of the Sentinels name another server as the primary and
+that server says it is one (the seconds it took are the drill's "promoted after"), `rejoin()` starts the killed
+server again as a replica of the new primary (what an operator does with a repaired host), and `view()` is
+Sentinel's view (`SENTINEL MASTERS` / `REPLICAS` from each Sentinel, and each server's `INFO replication`) for the
+drill's report and the docs' "what to watch".
 
 Nothing is kept on disk (`save ""`, no AOF), as the harness's own Redis: a replica resyncs over the socket.
 """
@@ -140,6 +141,11 @@ class SentinelGroup:
                                 self.directory / f"sentinel-{index}.log")
             sentinel.start()
             self.sentinels.append(sentinel)
+        _wait(lambda: all(_sentinel_master(s.port) for s in self.sentinels), "every Sentinel answering")
+
+    def wait_settled(self) -> None:
+        """Wait until every Sentinel sees the primary's replica and the other two Sentinels (they find them
+        through the primary within a few seconds of starting): only then can they agree on a failover."""
         _wait(self._settled, "every Sentinel seeing the primary, its replica and the other Sentinels", seconds=30)
 
     def _settled(self) -> bool:
@@ -164,7 +170,8 @@ class SentinelGroup:
         return port
 
     def kill_primary(self) -> int:
-        """SIGKILL the current primary; its port."""
+        """SIGKILL the current primary (once the Sentinels have settled); its port."""
+        self.wait_settled()
         port = self.primary_port()
         server = next(s for s in self.servers if s.port == port)
         self.killed_at = time.monotonic()

@@ -111,7 +111,7 @@ def _settings(env: dict[str, str]) -> dict[str, object]:
     )
     base = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CELERY_BROKER_URL")}
     answer = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
         env={**base, "DJANGO_SETTINGS_MODULE": "ttr_server.settings", **env},
     )
     assert answer.returncode == 0, answer.stderr[-2000:]
@@ -137,3 +137,21 @@ def test_the_settings_from_a_plain_url_are_as_before() -> None:
 def test_an_explicit_broker_url_keeps_its_own_options() -> None:
     found = _settings({"REDIS_URL": GROUP, "CELERY_BROKER_URL": "redis://10.0.0.9:6379/5"})
     assert found["broker"] == "redis://10.0.0.9:6379/5" and found["options"] == {}
+
+
+def test_compose_runs_the_sentinel_group_its_redis_url_names() -> None:
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    group = redis_config.sentinel_group(compose["x-app"]["environment"]["REDIS_URL"])
+    assert group is not None and len(group.sentinels) == 3
+    for host, port in group.sentinels:
+        script = services[host]["command"][-1]
+        assert f"port {port}" in script and f"sentinel monitor {group.master_name} redis 6379 2" in script, host
+        assert "test -f /data/sentinel.conf ||" in script  # Sentinel's own rewrites survive a restart
+        assert services[host]["restart"] == "unless-stopped" and services[host]["healthcheck"]["test"]
+        assert compose["x-app"]["depends_on"][host]["condition"] == "service_healthy"
+    assert len({tuple(services[host]["volumes"]) for host, _ in group.sentinels}) == 3  # a file each
+    replica = services["redis-replica"]["command"]
+    assert replica[replica.index("--replicaof") + 1:][:2] == ["redis", "6379"]
