@@ -9,12 +9,14 @@ people (HTTP and sockets) and bots (bench/traffic/) play; `--kill-after` seconds
 the primary is SIGKILLed (postmaster and every backend), `--promote-after` seconds later the standby is promoted
 (`pg_ctl promote`: what an operator or a failover manager does), and play goes on to the end of every game.
 
-Figures: the seconds without writes (from the kill to the first move acknowledged after it; the longest pause
-between acknowledged moves), every answer by status during that gap and over the run, a probe's answers during
-the gap (each 503 must carry Retry-After), the acknowledged moves and how many of them are missing from the new
-primary's log (read there directly), the games finished and verified (bench/traffic/'s `check_games`: /verify,
-the audit's chain, every acknowledged move at its seq, every event received), games scored other than once, 500s
-in any process's log, and `recompute_ratings --check` (the ratings equal a recomputation from the games).
+Figures: the seconds without writes (in the new primary's log, by commit time: the last event committed before the
+kill to the first after it), the kill to the first move acknowledged to a client after the promotion, the longest
+pause between acknowledged moves, every answer by status during the gap (the kill to that first acknowledged move)
+and over the run, a probe's answers during the gap (each 503 must carry Retry-After), the acknowledged moves and
+how many of them are missing from the new primary's log (read there directly), the games finished and verified
+(bench/traffic/'s `check_games`: /verify, the audit's chain, every acknowledged move at its seq, every event
+received), games scored other than once, 500s in any process's log, and `recompute_ratings --check` (the ratings
+equal a recomputation from the games).
 """
 
 from __future__ import annotations
@@ -103,6 +105,18 @@ def lost_acks(cluster: PostgresCluster, database: str, acks: list[Ack]) -> list[
         for row in query(cluster.standby.url(database), "SELECT game_id, max(seq) AS last FROM games_event GROUP BY game_id")
     }
     return [f"{a.game} seat {a.seat} seq {a.seq} ({a.path})" for a in acks if last.get(a.game, 0) < a.seq]
+
+
+def write_gap(cluster: PostgresCluster, database: str, killed_at: float) -> tuple[float | None, float | None]:
+    """The commit times (track_commit_timestamp) of the last event in the new primary's log committed before the
+    kill and of the first one committed after it."""
+    row = query(
+        cluster.standby.url(database),
+        "WITH t AS (SELECT extract(epoch FROM pg_xact_commit_timestamp(xmin))::float AS at FROM games_event)"
+        " SELECT max(at) FILTER (WHERE at <= %s) AS last, min(at) FILTER (WHERE at > %s) AS first FROM t",
+        killed_at, killed_at,
+    )[0]
+    return row["last"], row["first"]
 
 
 def scored_other_than_once(h: Harness, seconds: float = 300.0) -> list[tuple[Any, ...]]:
@@ -203,12 +217,7 @@ def _under_load(h: Harness, cluster: PostgresCluster, database: str, *, games: i
     problems = check_games(h.urls[0], records, recorder, tolerate_statuses=(503,), stats=stats)
     problems += [f"a 500 in the logs: {line}" for line in h.server_errors()]
     lost = lost_acks(cluster, database, acks)
-    last_write, first_write = query(
-        cluster.standby.url(database),
-        "SELECT extract(epoch FROM max(created_at) FILTER (WHERE created_at <= to_timestamp(%s)))::float AS last,"
-        " extract(epoch FROM min(created_at) FILTER (WHERE created_at > to_timestamp(%s)))::float AS first"
-        " FROM games_event", killed_at, killed_at,
-    )[0].values()
+    last_write, first_write = write_gap(cluster, database, killed_at)
     problems += [f"acknowledged move lost: {line}" for line in lost]
     scored = scored_other_than_once(h)
     problems += [f"game {game} scored {count} times" for game, count in scored]

@@ -115,6 +115,7 @@ class PostgresCluster:
             "hot_standby": "on",
             "shared_buffers": "64MB",
             "log_line_prefix": "'%m [%p] %q%a '",
+            "track_commit_timestamp": "on",  # when each row's transaction committed: the drill's write gap
         }
         self._configure(self.primary, {
             **common, "port": str(self.primary.port),

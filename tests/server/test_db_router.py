@@ -136,7 +136,8 @@ def test_a_bad_multi_host_url_is_refused_clearly(bad: str) -> None:
 
 
 @pytest.mark.django_db(transaction=True, databases=["default", "replica"])
-def test_lagging_reads_go_to_the_replica_and_a_seated_person_reads_the_primary(postgres_only: None, replica: str) -> None:
+@pytest.mark.usefixtures("replica")
+def test_lagging_reads_go_to_the_replica_and_a_seated_person_reads_the_primary(postgres_only: None) -> None:
     table = seated_game("rtr", players=2)
     outsider = register("rtr_out")
     status, primary, replica = counted(outsider, url(table.game_id, "replay"), at=1)
@@ -161,7 +162,8 @@ def test_lagging_reads_go_to_the_replica_and_a_seated_person_reads_the_primary(p
 
 
 @pytest.mark.django_db(transaction=True, databases=["default", "replica"])
-def test_a_replica_that_is_down_costs_a_read_on_the_primary(postgres_only: None, replica: str) -> None:
+@pytest.mark.usefixtures("replica")
+def test_a_replica_that_is_down_costs_a_read_on_the_primary(postgres_only: None) -> None:
     table = seated_game("rtd", players=2)
     outsider = register("rtd_out")
     with replica_down():
