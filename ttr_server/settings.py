@@ -128,9 +128,6 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and _flag("DB_POOL", de
         "max_size": int(os.environ.get("DB_POOL_MAX", "16")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
-if os.environ.get("DATABASE_REPLICA_URL"):  # a standby for the reads that may lag (ttr_server/db_router.py)
-    DATABASES["replica"] = databases.replica(os.environ["DATABASE_REPLICA_URL"], DATABASES["default"])
-DATABASE_ROUTERS = ["ttr_server.db_router.ReplicaRouter"]
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Several processes (web, worker) and threads share the file. A transaction takes the write lock as it
     # begins (IMMEDIATE), waiting up to `timeout` s for it: one that read first and then asked for the lock
@@ -143,6 +140,9 @@ if _flag("DB_PGBOUNCER", default=False):  # DATABASE_URL is a PgBouncer in trans
     from ttr_server.databases import behind_pgbouncer
 
     behind_pgbouncer(DATABASES["default"])
+if os.environ.get("DATABASE_REPLICA_URL"):  # a standby for reads that may lag (db_router.py; default's pool, PgBouncer's)
+    DATABASES["replica"] = databases.replica(os.environ["DATABASE_REPLICA_URL"], DATABASES["default"])
+DATABASE_ROUTERS = ["ttr_server.db_router.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = ["games.people.accounts.UsernameBackend"]  # usernames match in any case and NFKC form
