@@ -47,7 +47,10 @@ def ensure() -> None:
     global _tried
     if not _tried:
         _tried = True
-        install()
+        try:
+            install()
+        except ValueError:  # not the main thread (an application called from elsewhere): no drain, no harm
+            logger.warning("draining: SIGTERM handler not installed (not the main thread)")
 
 
 def install() -> bool:
