@@ -19,9 +19,10 @@ a worker per queue, beat), and three phases follow, each measured by readings be
 CPU is user + system seconds from /proc (not wall time: the machine is shared): each stack process's (its pool
 children included), the cluster's (the postmaster's own and its reaped children's, cutime/cstime, plus every live
 backend and background process: backends come and go, the reaped ones are still counted), Redis's (INFO cpu).
-WAL is the LSN difference; Redis's commands and bytes come from INFO stats and commandstats. The games phase's
-figures, less the idle rates over its length and less its reads at the reads phase's cost, divided by its moves
-(every path: HTTP, socket, bot), are the costs of a move; a worker's CPU less its idle rate, divided by the
+WAL is the LSN difference; Redis's commands and bytes come from INFO stats and commandstats. Each figure less the
+idle rate over the phase's length is a * moves + b * reads in both the games and the reads phase (bots' moves in
+unfinished games go on during the reads): solved for a, a move's cost (every path: HTTP, socket, bot), and b, a
+read's; a worker's CPU less its idle rate, divided by the
 decisions of its level, a bot decision's; the analysis worker's, divided by the log events it judged, an analysed
 event's. Storage: the event and snapshot tables (their partitions, if partitioned) with their indexes and TOAST,
 over the finished games.
@@ -212,11 +213,12 @@ def reads(h: Harness, records: list[GameRecord], count: int, threads: int = 4) -
     person."""
     import httpx
 
+    seqs = {str(game): int(seq) for game, seq in h.query("SELECT id::text, seq FROM games_game")}
     targets = []
     for record in records:
         for seat in record.seats:
             if record.id and seat.username:
-                targets.append((record.url, record.id, record.tokens[seat.username], record.final_seq))
+                targets.append((record.url, record.id, record.tokens[seat.username], seqs.get(record.id, 0)))
     assert targets, "no game with a person to read it"
 
     def reader(index: int) -> None:
@@ -326,11 +328,23 @@ def costs(raw: dict[str, Any], web: int) -> dict[str, Any]:
     gets = games.get("requests.GET", 0.0)
     moves = games.get("moves", 0.0)
 
+    moves_read = read.get("moves", 0.0)  # bots' and the turn clock's moves in unfinished games go on meanwhile
+
+    def solve(key: str) -> tuple[float, float]:
+        """(a move's, a read's) cost of `key`, from both phases less their idle share: two equations
+        games = a * moves + b * reads, reads phase likewise."""
+        g = games.get(key, 0.0) - rate.get(key, 0.0) * games_s
+        r = read.get(key, 0.0) - rate.get(key, 0.0) * read["at"]
+        det = moves * gets_read - gets * moves_read
+        if not det:
+            return 0.0, 0.0
+        return (g * gets_read - gets * r) / det, (moves * r - moves_read * g) / det
+
     def per_read(key: str) -> float:
-        return max(0.0, read.get(key, 0.0) - rate.get(key, 0.0) * read["at"]) / gets_read if gets_read else 0.0
+        return solve(key)[1]
 
     def per_move(key: str) -> float | None:
-        return per(games.get(key, 0.0) - rate.get(key, 0.0) * games_s - gets * per_read(key), moves)
+        return solve(key)[0]
 
     measured = ("cpu.web", "cpu.postgres", "wal", "redis.cpu_s", "redis.commands", "redis.in_bytes", "redis.out_bytes",
                 "redis.cmd.publish", "redis.cmd.spublish")
@@ -389,7 +403,7 @@ def predict(phase: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
         "worker-strong": idle["cpu.worker-strong"] * seconds
         + n.get("decisions.strong", 0) * c["per_decision_cpu_s"]["strong"],
         "worker-analysis": idle["cpu.worker-analysis"] * seconds
-        + n.get("analysed_events", 0) * c["per_analysed_event_cpu_s"],
+        + n.get("analysed_events", 0) * (c["per_analysed_event_cpu_s"] or 0.0),
         "beat": idle["cpu.beat"] * seconds,
     }
     measured: dict[str, float] = defaultdict(float)
@@ -409,9 +423,10 @@ def predict(phase: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
 # The plan (docs/CAPACITY.md): machines, connections and disks for a number of games, from the measured costs
 
 
-def per_game_second(c: dict[str, Any], game_minutes: float) -> dict[str, float]:
+def per_game_second(c: dict[str, Any], game_minutes: float, analysis: float | None = None) -> dict[str, float]:
     """What one live game asks for each second, played at `game_minutes` from its first move to its last with the
-    bench's mix of seats (moves, reads and bot decisions per move as measured)."""
+    bench's mix of seats (moves, reads and bot decisions per move as measured); `analysis`: an analysed event's
+    CPU seconds when the run finished no analysis (games cut short by --minutes)."""
     g = c["per_game"]
     moves = g["moves"] / (60 * game_minutes)
     reads = moves * (g["reads_per_move"] or 0.0)
@@ -420,7 +435,7 @@ def per_game_second(c: dict[str, Any], game_minutes: float) -> dict[str, float]:
     def both(key: str) -> float:
         return moves * (c["per_move"][key] or 0.0) + reads * (c["per_read"][key] or 0.0)
 
-    analysis = c["analysis_recorded"]["cpu_s_per_event"] or c["per_analysed_event_cpu_s"] or 0.0
+    analysis = analysis or c["analysis_recorded"]["cpu_s_per_event"] or c["per_analysed_event_cpu_s"] or 0.0
     return {
         "moves": moves, "reads": reads, "web_cores": both("cpu.web"), "postgres_cores": both("cpu.postgres"),
         "wal_bytes": both("wal"), "redis_cores": both("redis.cpu_s"), "redis_commands": both("redis.commands"),
@@ -431,13 +446,23 @@ def per_game_second(c: dict[str, Any], game_minutes: float) -> dict[str, float]:
     }
 
 
+def rescale(c: dict[str, Any], events: float, moves: float) -> dict[str, Any]:
+    """The costs with a finished game of `events` events and `moves` moves (storage scaled per event)."""
+    was = c["per_game"]["events"]
+    storage = {t: {k: v * events / was for k, v in sizes.items()} if isinstance(sizes, dict) else sizes * events / was
+               for t, sizes in c["storage_per_game_bytes"].items()}
+    return c | {"per_game": c["per_game"] | {"events": events, "moves": moves}, "storage_per_game_bytes": storage}
+
+
 def plan(capacity: dict[str, Any], live: list[int], game_minutes: float, cores: int, utilisation: float,
-         db_cores: int) -> dict[str, Any]:
+         db_cores: int, analysis: float | None = None, game: tuple[float, float] | None = None) -> dict[str, Any]:
     """Machines of `cores` cores run at `utilisation` at most; one PostgreSQL primary of at most `db_cores`."""
     import math
 
     c = capacity["costs"]
-    unit = per_game_second(c, game_minutes)
+    if game is not None:  # (events, moves) of a finished game, when the run finished none (--minutes)
+        c = rescale(c, *game)
+    unit = per_game_second(c, game_minutes, analysis)
     raw = capacity["raw"]
     processes = len(GROUPS) - 1 + c["web_processes"]  # the run's stack: its web processes, 3 workers, beat
     redis_per_process = raw["peaks"].get("redis_clients", 0.0) / processes
@@ -498,10 +523,17 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=16, help="an application machine's cores (--plan)")
     parser.add_argument("--db-cores", type=int, default=64, help="the most cores of one PostgreSQL primary (--plan)")
     parser.add_argument("--utilisation", type=float, default=0.6, help="the share of a core planned busy (--plan)")
+    parser.add_argument("--analysis-event-cpu", type=float, help="an analysed event's CPU seconds, for a --plan "
+                        "whose run finished no analysis")
+    parser.add_argument("--live", type=int, nargs="+", default=[1000, 10000, 100000], help="live games (--plan)")
+    parser.add_argument("--game", type=float, nargs=2, metavar=("EVENTS", "MOVES"), help="a finished game's events "
+                        "and moves, for a --plan whose run finished no game")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a TERM stops the stack and servers it started
     if args.plan:
-        print(json.dumps(plan(json.loads(args.plan.read_text()), [1000, 10000, 100000], args.game_minutes,
-                              args.cores, args.utilisation, args.db_cores), indent=1))
+        print(json.dumps(plan(json.loads(args.plan.read_text()), args.live, args.game_minutes,
+                              args.cores, args.utilisation, args.db_cores, args.analysis_event_cpu,
+                              tuple(args.game) if args.game else None), indent=1))
         return
     started = datetime.now()
     load0 = os.getloadavg()

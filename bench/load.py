@@ -31,6 +31,7 @@ import itertools
 import json
 import os
 import resource
+import signal
 import sys
 import threading
 import time
@@ -258,6 +259,7 @@ def main() -> None:
     parser.add_argument("--from", dest="source", type=Path, metavar="LOAD_JSON",
                         help="with --predict: no run, the phases of this earlier --json report")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a TERM stops the stack and servers it started
     if args.source:
         assert args.predict, "--from needs --predict"
         capacity = json.loads(args.predict.read_text())
