@@ -207,7 +207,7 @@ class SentinelGroup:
     def view(self) -> dict[str, Any]:
         """What the Sentinels and the servers say: the primary each Sentinel names, its flags and replicas, and
         each running server's role and replication offset (the replica's lag is the primary's offset minus its)."""
-        sentinels = {}
+        sentinels: dict[str, dict[str, Any]] = {}
         for sentinel in self.sentinels:
             try:
                 master = _sentinel_master(sentinel.port)
@@ -220,7 +220,7 @@ class SentinelGroup:
                 "num_other_sentinels": master.get("num-other-sentinels"),
                 "replicas": [f"{r.get('ip')}:{r.get('port')} {r.get('flags')}" for r in replicas],
             }
-        servers = {}
+        servers: dict[str, dict[str, Any]] = {}
         for server in self.servers:
             if not server.running:
                 servers[f"{server.name}:{server.port}"] = {"running": False}

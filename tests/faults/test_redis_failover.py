@@ -29,7 +29,7 @@ def test_games_go_on_through_a_redis_failover() -> None:
         extra_env={**extra, "REDIS_URL": group.url},
     ) as h:
         outcome = sentinel_failover.run(
-            h, group, games=3, seed=5, kill_after_events=40, rejoin=True, players=(2, 2), human_share=0.0,
+            h, group, games=2, seed=5, kill_after_events=30, rejoin=True, players=(2, 2), human_share=0.0,
             think=(0.0, 0.05), socket_share=0.5, bot_levels=("greedy",), spectator_share=0.0, users=4,
             stall_seconds=120, score_seconds=120,
         )

@@ -55,7 +55,7 @@ def test_the_channel_layer_entry_is_channels_redis_sentinel_form() -> None:
     assert host["sentinels"] == [["10.0.0.1", 26379], ["10.0.0.2", 26380], ["sentinel-3", 26379]]
     assert host["db"] == 2 and host["max_connections"] == 1000 and host["socket_timeout"] == 30
     assert host["sentinel_kwargs"]["socket_timeout"] == redis_config.SENTINEL_TIMEOUT_SECONDS
-    from channels_redis.utils import create_pool  # what the pub/sub layer makes of it (no connection yet)
+    from channels_redis.utils import create_pool  # type: ignore[import-untyped]  # the pub/sub layer's own
 
     pool = create_pool(host)
     assert isinstance(pool, redis.asyncio.sentinel.SentinelConnectionPool) and pool.service_name == "ttr"
