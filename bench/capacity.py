@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.fault_stack.harness import Harness, harness  # noqa: E402
 from bench.live.processes import free_port  # noqa: E402
+from bench.traffic.client import register_users  # noqa: E402
 from bench.traffic.play import play_games  # noqa: E402
 from bench.traffic.recorder import Recorder  # noqa: E402
 from bench.traffic.records import GameRecord  # noqa: E402
@@ -264,6 +265,13 @@ def analyses(h: Harness) -> dict[str, Any]:
     return {"done": int(games), "events": int(events), "cpu_s": float(cpu)}
 
 
+def _det(m: list[list[float]]) -> float:
+    if len(m) == 2:
+        return m[0][0] * m[1][1] - m[0][1] * m[1][0]
+    return (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+
+
 def per(amount: float, units: float) -> float | None:
     return amount / units if units else None
 
@@ -274,7 +282,10 @@ def measure(args: argparse.Namespace, admin_url: str, postmaster: int | None) ->
     samples: dict[str, float] = defaultdict(float)
     with harness(f"ttr_capacity_{os.getpid()}", web=args.web, extra_env=extra, admin_url=admin_url) as h:
         empty = storage(h)
+        before = reading(h, postmaster)
+        pool = register_users(h.urls, args.users, Recorder(keep_bodies=False))  # slow on purpose: not a move's cost
         r0 = reading(h, postmaster)
+        registered = delta(before, r0)
         time.sleep(args.idle_seconds)
         r1 = reading(h, postmaster)
         idle = delta(r0, r1)
@@ -295,7 +306,7 @@ def measure(args: argparse.Namespace, admin_url: str, postmaster: int | None) ->
         recorder = Recorder(keep_bodies=False)
         records = play_games(
             h.urls, args.games, seed=args.seed, think=(0.5, 2.0), recorder=recorder, socket_share=0.5,
-            human_share=0.5, bot_levels=("greedy", "strong"), strong_share=0.1, users=args.users, stall_seconds=600,
+            human_share=0.5, bot_levels=("greedy", "strong"), strong_share=0.1, users=pool, stall_seconds=600,
             score_seconds=600, deadline=time.monotonic() + 60 * args.minutes if args.minutes else None,
         )
         stop.set()
@@ -309,10 +320,17 @@ def measure(args: argparse.Namespace, admin_url: str, postmaster: int | None) ->
         reads(h, records, args.reads)
         r3 = reading(h, postmaster)
         read = delta(r2, r3)
+        setup: dict[str, float] = {}
+        if args.setup_games:  # games created, seated and started: what a game costs once, whatever its length
+            play_games(h.urls, args.setup_games, seed=args.seed + 1, think=(0.5, 2.0), human_share=0.5,
+                       recorder=Recorder(keep_bodies=False), strong_share=0.1, users=pool,
+                       deadline=time.monotonic() + args.setup_seconds)
+            setup = delta(r3, reading(h, postmaster))
         stored = storage(h)
         judged = analyses(h)
     return {
-        "idle": idle, "games": played, "reads": read, "storage_empty": empty, "storage": stored, "analyses": judged,
+        "registered": registered, "args_users": args.users, "idle": idle, "games": played, "reads": read, "setup": setup,
+        "storage_empty": empty, "storage": stored, "analyses": judged,
         "peaks": dict(samples), "finished": sum(1 for r in records if r.finished), "seats": [r.players for r in records],
         "people": sum(1 for r in records for s in r.seats if s.username),
         "spectators": sum(1 for r in records if r.spectator),
@@ -324,21 +342,31 @@ def costs(raw: dict[str, Any], web: int) -> dict[str, Any]:
     idle, games, read = raw["idle"], raw["games"], raw["reads"]
     idle_s, games_s = idle["at"], games["at"]
     rate = {k: v / idle_s for k, v in idle.items() if k != "at"}
-    gets_read = read.get("requests.GET", 0.0)
     gets = games.get("requests.GET", 0.0)
     moves = games.get("moves", 0.0)
 
-    moves_read = read.get("moves", 0.0)  # bots' and the turn clock's moves in unfinished games go on meanwhile
+    phases = [(games, games_s), (read, read["at"])] + ([(raw["setup"], raw["setup"]["at"])] if raw.get("setup") else [])
 
-    def solve(key: str) -> tuple[float, float]:
-        """(a move's, a read's) cost of `key`, from both phases less their idle share: two equations
-        games = a * moves + b * reads, reads phase likewise."""
-        g = games.get(key, 0.0) - rate.get(key, 0.0) * games_s
-        r = read.get(key, 0.0) - rate.get(key, 0.0) * read["at"]
-        det = moves * gets_read - gets * moves_read
+    def setups(phase: dict[str, float]) -> float:
+        """POSTs that are not moves: creating, joining and starting games."""
+        return max(0.0, phase.get("requests.POST", 0.0) - phase.get("moves.http", 0.0))
+
+    def solve(key: str) -> list[float]:
+        """[a move's, a read's(, a game setup POST's)] cost of `key`: each phase's figure less its idle share is
+        a * moves + b * reads (+ c * setup POSTs), one equation a phase, solved exactly (Cramer's rule)."""
+        rows = [[ph.get("moves", 0.0), ph.get("requests.GET", 0.0), setups(ph)][:len(phases)] for ph, _ in phases]
+        rhs = [ph.get(key, 0.0) - rate.get(key, 0.0) * seconds for ph, seconds in phases]
+        det = _det(rows)
         if not det:
-            return 0.0, 0.0
-        return (g * gets_read - gets * r) / det, (moves * r - moves_read * g) / det
+            return [0.0] * 3
+        answer = []
+        for column in range(len(rows)):
+            swapped = [[*row[:column], rhs[i], *row[column + 1:]] for i, row in enumerate(rows)]
+            answer.append(_det(swapped) / det)
+        return answer + [0.0] * (3 - len(answer))
+
+    def per_setup(key: str) -> float:
+        return solve(key)[2]
 
     def per_read(key: str) -> float:
         return solve(key)[1]
@@ -363,6 +391,7 @@ def costs(raw: dict[str, Any], web: int) -> dict[str, Any]:
         "idle_per_s": {k: rate[k] for k in (*[f"cpu.{g}" for g in GROUPS], "cpu.postgres", "wal", "redis.cpu_s",
                                              "redis.commands") if k in rate},
         "per_read": {k: per_read(k) for k in measured},
+        "per_setup_post": {k: per_setup(k) for k in measured},
         "per_move": {k: per_move(k) for k in measured},
         "per_decision_cpu_s": {
             "greedy": per(games.get("cpu.worker", 0) - rate.get("cpu.worker", 0) * games_s, decisions.get("greedy", 0)),
@@ -384,6 +413,8 @@ def costs(raw: dict[str, Any], web: int) -> dict[str, Any]:
             "moves_per_game_minute": per(moves, games_s / 60 * len(raw["seats"])),
         },
         "web_processes": web,
+        "registration_web_cpu_s": per(raw["registered"].get("cpu.web", 0.0), raw["args_users"])
+        if raw.get("registered") else None,
     }
 
 
@@ -398,7 +429,8 @@ def predict(phase: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
     webs = phase.get("web_processes", c["web_processes"])
     predicted = {
         "web": idle["cpu.web"] / c["web_processes"] * webs * seconds + n.get("requests.GET", 0) * c["per_read"]["cpu.web"]
-        + n.get("moves", 0) * c["per_move"]["cpu.web"],
+        + n.get("moves", 0) * c["per_move"]["cpu.web"]
+        + max(0.0, n.get("requests.POST", 0) - n.get("moves.http", 0)) * c.get("per_setup_post", {}).get("cpu.web", 0.0),
         "worker": idle["cpu.worker"] * seconds + n.get("decisions.greedy", 0) * c["per_decision_cpu_s"]["greedy"],
         "worker-strong": idle["cpu.worker-strong"] * seconds
         + n.get("decisions.strong", 0) * c["per_decision_cpu_s"]["strong"],
@@ -513,6 +545,8 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, help="stop the games phase after this long, games unfinished")
     parser.add_argument("--users", type=int, default=12, help="people registered for the games (reused)")
     parser.add_argument("--reads", type=int, default=3000)
+    parser.add_argument("--setup-games", type=int, default=40, help="games created and started in the setup phase")
+    parser.add_argument("--setup-seconds", type=float, default=90, help="the setup phase's length")
     parser.add_argument("--web", type=int, default=2)
     parser.add_argument("--strong-seconds", type=float, default=1.5, help="TTR_STRONG_SECONDS (compose's: 1.5)")
     parser.add_argument("--seed", type=int, default=1)

@@ -228,9 +228,15 @@ def show_prediction(result: dict[str, Any], capacity: dict[str, Any] | Path) -> 
         if not capacity.exists():
             print(f"no {capacity} yet: predict later with --predict {capacity} --from <this run's --json>")
             return {}
-        capacity = json.loads(capacity.read_text())
-    rows = predict(result, capacity)
-    print(f"{result['phase']}: stack CPU predicted from {capacity.get('command', 'capacity')} ({capacity.get('date')})")
+        figures: dict[str, Any] = json.loads(capacity.read_text())
+    else:
+        figures = capacity
+    try:
+        rows = predict(result, figures)
+    except (KeyError, TypeError) as error:  # figures without a term this run needs: say so, keep the run's report
+        print(f"no prediction from {figures.get('command')}: {error!r}")
+        return {}
+    print(f"{result['phase']}: stack CPU predicted from {figures.get('command', 'capacity')} ({figures.get('date')})")
     for name, row in rows.items():
         print(f"  {name:16} predicted {row['predicted_s']:8.1f} s  measured {row['measured_s']:8.1f} s  "
               f"error {row['error_pct']} %")
