@@ -430,7 +430,9 @@ def predict(phase: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
     predicted = {
         "web": idle["cpu.web"] / c["web_processes"] * webs * seconds + n.get("requests.GET", 0) * c["per_read"]["cpu.web"]
         + n.get("moves", 0) * c["per_move"]["cpu.web"]
-        + max(0.0, n.get("requests.POST", 0) - n.get("moves.http", 0)) * c.get("per_setup_post", {}).get("cpu.web", 0.0),
+        + max(0.0, n.get("requests.POST", 0) - n.get("moves.http", 0) - phase.get("registered_users", 0))
+        * c.get("per_setup_post", {}).get("cpu.web", 0.0)
+        + phase.get("registered_users", 0) * (c.get("registration_web_cpu_s") or 0.0),
         "worker": idle["cpu.worker"] * seconds + n.get("decisions.greedy", 0) * c["per_decision_cpu_s"]["greedy"],
         "worker-strong": idle["cpu.worker-strong"] * seconds
         + n.get("decisions.strong", 0) * c["per_decision_cpu_s"]["strong"],

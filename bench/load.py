@@ -171,7 +171,7 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
         "stack_cpu_by_process_s": {k: round(cpu1.get(k, 0) - cpu0.get(k, 0), 1) for k in cpu1},
         "client_cpu_s": round(client1 - client0, 1),
         "counts": {k: v - counts0.get(k, 0.0) for k, v in counts1.items() if k != "sockets_open"},
-        "web_processes": args.web, "loadavg": os.getloadavg(),
+        "web_processes": args.web, "loadavg": os.getloadavg(), "registered_users": args.users,
         "memory_mb": {k: round(v / 2**20) for k, v in h.stack.memory().items()},
         "statuses": figures["statuses"], "5xx": figures["5xx"], "counters": figures["counters"],
         "problems": len(problems), "problem_examples": problems[:5],
