@@ -425,6 +425,9 @@ def predict(phase: dict[str, Any], capacity: dict[str, Any]) -> dict[str, Any]:
     """The stack's CPU seconds a phase should have used, by kind of process, from its counts (`phase["counts"]`: the
     delta of `counts()`, and `phase["seconds"]`) and the measured unit costs; beside what it used."""
     c, n, seconds = capacity["costs"], phase["counts"], phase["seconds"]
+    if c.get("registration_web_cpu_s") is None and capacity.get("raw", {}).get("registered"):  # a report from before
+        c = c | {"registration_web_cpu_s": per(capacity["raw"]["registered"].get("cpu.web", 0.0),
+                                               capacity["args"]["users"])}
     idle = c["idle_per_s"]
     webs = phase.get("web_processes", c["web_processes"])
     predicted = {
