@@ -1,33 +1,37 @@
 """What a move, a read, a bot decision, an analysis and a finished game cost, measured on the production layout:
-`.venv/bin/python bench/capacity.py [--games 40] [--idle-seconds 60] [--reads 3000] [--json PATH]`.
+`.venv/bin/python bench/capacity.py [--games 40] [--minutes M] [--idle-seconds 60] [--reads 3000]
+[--setup-games 40] [--setup-seconds 90] [--json PATH]`; and the plan from those figures:
+`bench/capacity.py --plan CAPACITY_JSON [--live 1000 10000 100000] [--game EVENTS MOVES] [--analysis-event-cpu S]`.
 
 docs/CAPACITY.md builds its model from these figures. The run starts a PostgreSQL cluster of its own (`initdb` in
 a temporary directory, a free loopback port; `--admin-url` to use another server instead): the machine's server
 also serves other people's test databases, and a cluster's CPU and WAL (pg_current_wal_lsn) can only be read for
 the whole cluster, so only a cluster that serves nothing but this run gives both exactly. On it,
 bench/fault_stack/harness.py starts the stack (a scratch database, a Redis of its own, `--web` uvicorn processes,
-a worker per queue, beat), and three phases follow, each measured by readings before and after:
+a worker per queue, beat), and these phases follow, each measured by readings before and after:
 
+- `registered`: `--users` people registered (slow on purpose: kept out of the other costs);
 - `idle`: nothing but the stack's own timers (beat's sweep every second, the analysis sweep, the pools' checks) for
   `--idle-seconds`: each process's CPU a second, and the cluster's and Redis's;
-- `games`: `--games` ranked games at once played to the end by bench/traffic/ as bench/load.py's steady phase plays
-  them (people over HTTP and sockets thinking 0.5-2 s, greedy bots, a strong bot in about a tenth of the games);
+- `games`: `--games` ranked games at once played by bench/traffic/ as bench/load.py's steady phase plays them
+  (people over HTTP and sockets thinking 0.5-2 s, greedy bots, a strong bot in about a tenth of the games), to
+  their end or for `--minutes`;
 - `reads`: `--reads` GETs of `/state`, `/legal-moves` and `/events` (the last 3) of those games by their seated
-  people, 4 threads: a read's cost (on finished games: the reads the traffic makes of live ones, but for
-  `/legal-moves`' search for moves, which a finished game skips), the analysis worker stopped meanwhile.
+  people, 4 threads, the analysis worker stopped meanwhile;
+- `setup`: `--setup-games` more games created, seated and started, for `--setup-seconds`.
 
 CPU is user + system seconds from /proc (not wall time: the machine is shared): each stack process's (its pool
 children included), the cluster's (the postmaster's own and its reaped children's, cutime/cstime, plus every live
 backend and background process: backends come and go, the reaped ones are still counted), Redis's (INFO cpu).
 WAL is the LSN difference; Redis's commands and bytes come from INFO stats and commandstats. Each figure less the
-idle rate over the phase's length is a * moves + b * reads in both the games and the reads phase (bots' moves in
-unfinished games go on during the reads): solved for a, a move's cost (every path: HTTP, socket, bot), and b, a
-read's; a worker's CPU less its idle rate, divided by the
-decisions of its level, a bot decision's; the analysis worker's, divided by the log events it judged, an analysed
-event's. Storage: the event and snapshot tables (their partitions, if partitioned) with their indexes and TOAST,
-over the finished games.
+idle rate over a phase's length is a * moves + b * reads + c * setup POSTs (POSTs that are not moves) in each of
+the games, reads and setup phases: solved for a move's cost (every path: HTTP, socket, bot), a read's and a setup
+POST's. A worker's CPU less its idle rate, divided by the decisions of its level, is a bot decision's; the
+analysis worker's, divided by the log events it judged, an analysed event's. Storage: the event and snapshot
+tables (their partitions, if partitioned) with their indexes and TOAST, per event row, times a finished game's
+events.
 
-`predict(counts, capacity)` is bench/load.py's `--predict`: the stack's CPU a run should have used from its counts.
+`predict(phase, capacity)` is bench/load.py's `--predict`: the stack's CPU a run should have used from its counts.
 """
 
 from __future__ import annotations
