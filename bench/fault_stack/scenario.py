@@ -176,7 +176,7 @@ def scored_apart_from_once(h: Harness, seconds: float = SCORED_WITHIN) -> list[t
     while True:
         counts = h.query(
             "SELECT g.id, count(e.seq) FROM games_game g LEFT JOIN games_event e ON e.game_id = g.id"
-            " AND e.type = 'game_scored' GROUP BY g.id HAVING count(e.id) <> 1"
+            " AND e.type = 'game_scored' GROUP BY g.id HAVING count(e.seq) <> 1"
         )
         if all(count > 1 for _, count in counts) or time.monotonic() > deadline:
             return counts
