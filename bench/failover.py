@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.fault_stack.harness import Harness, harness  # noqa: E402
 from bench.fault_stack.postgres_cluster import PostgresCluster, postgres_cluster, query  # noqa: E402
+from bench.fault_stack.scenario import scored_apart_from_once  # noqa: E402
 from bench.traffic.checks import check_games  # noqa: E402
 from bench.traffic.play import play_games  # noqa: E402
 from bench.traffic.recorder import Ack, Recorder  # noqa: E402
@@ -120,19 +121,6 @@ def write_gap(cluster: PostgresCluster, database: str, killed_at: float) -> tupl
     )
     return (row[0]["before"], row[0]["at"]) if row else (None, None)
 
-
-def scored_other_than_once(h: Harness, seconds: float = 300.0) -> list[tuple[Any, ...]]:
-    """The finished games not scored exactly once (`game_scored` events), once none is left unscored or `seconds`
-    have passed (a scoring task lost in the gap is queued again by the sweep)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        counts = h.query(
-            "SELECT g.id, count(e.seq) FROM games_game g LEFT JOIN games_event e ON e.game_id = g.id"
-            " AND e.type = 'game_scored' WHERE g.status = 'finished' GROUP BY g.id HAVING count(e.seq) <> 1"
-        )
-        if all(count > 1 for _, count in counts) or time.monotonic() > deadline:
-            return counts
-        time.sleep(0.5)
 
 
 def log(message: str) -> None:
@@ -221,7 +209,7 @@ def _under_load(h: Harness, cluster: PostgresCluster, database: str, *, games: i
     lost = lost_acks(cluster, database, acks)
     last_write, first_write = write_gap(cluster, database, killed_at)
     problems += [f"acknowledged move lost: {line}" for line in lost]
-    scored = scored_other_than_once(h)
+    scored = scored_apart_from_once(h)
     problems += [f"game {game} scored {count} times" for game, count in scored]
     ratings = h.manage("recompute_ratings", "--check")
     if ratings.returncode != 0:

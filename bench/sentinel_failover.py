@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.fault_stack.harness import Harness, harness  # noqa: E402
+from bench.fault_stack.scenario import scored_apart_from_once  # noqa: E402
 from bench.fault_stack.sentinel import SentinelGroup  # noqa: E402
 from bench.traffic.checks import check_games  # noqa: E402
 from bench.traffic.figures import summary  # noqa: E402
@@ -201,19 +202,6 @@ def problems(h: Harness, outcome: Outcome) -> list[str]:
     }
     return found
 
-
-def scored_apart_from_once(h: Harness, seconds: float = 300.0) -> list[tuple[Any, ...]]:
-    """(game, times) of each game not scored exactly once, once none is left unscored or `seconds` passed (a
-    scoring task lost with the primary is queued again by the sweep)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        counts = h.query(
-            "SELECT g.id, count(e.seq) FROM games_game g LEFT JOIN games_event e ON e.game_id = g.id"
-            " AND e.type = 'game_scored' GROUP BY g.id HAVING count(e.seq) <> 1"
-        )
-        if all(count > 1 for _, count in counts) or time.monotonic() > deadline:
-            return counts
-        time.sleep(0.5)
 
 
 def notifications(h: Harness) -> tuple[list[tuple[Any, Any]], int]:
