@@ -6,6 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# No per-example deadline for the property tests: on a shared 2-core machine (two pytest runs, browsers and servers
+# side by side) one example can take ten times its quiet time, and hypothesis's 200 ms default then fails a test
+# whose property holds. A test that must be fast is a benchmark (bench/), not a deadline here.
+hypothesis_settings.register_profile("shared-machine", deadline=None)
+hypothesis_settings.load_profile("shared-machine")
 
 # Every test's passwords are hashed with MD5: PBKDF2, the production hasher, costs ~0.5 s a user on this machine.
 # (The servers a test starts in a process of its own keep the production hasher.)
