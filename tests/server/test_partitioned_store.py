@@ -170,7 +170,7 @@ def test_the_hot_reads_touch_exactly_one_partition(postgres_only: None) -> None:
             cursor.execute("RESET plan_cache_mode")
     plan = json.loads(plan) if isinstance(plan, str) else plan
     append = plan[0]["Plan"]
-    while append["Node Type"] != "Append":
+    while append["Node Type"] not in ("Append", "Merge Append"):  # which one the planner takes depends on statistics
         (append,) = append["Plans"]
     assert append["Subplans Removed"] == PARTITIONS - 1, append
 
