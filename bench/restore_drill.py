@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.fault_stack.postgres_cluster import BIN, missing_programs, query
+from bench.fault_stack.postgres_cluster import BIN, missing_programs, query, run_program
 from bench.live.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,13 +58,7 @@ class Drill:
         return self.root / "wal-archive"
 
     def run(self, *command: str | Path, timeout: float = START_SECONDS) -> str:
-        argv = [str(part) for part in command]
-        if self.user:
-            argv = ["runuser", "-u", self.user, "--", *argv]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=self.root)
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}): {done.stdout[-1500:]} {done.stderr[-1500:]}")
-        return done.stdout
+        return run_program(command, user=self.user, cwd=self.root, timeout=timeout)
 
     def mkdir(self, path: Path) -> Path:
         path.mkdir(mode=0o700)

@@ -38,6 +38,18 @@ STANDBY_NAME = "standby"  # the standby's application_name, which synchronous_st
 START_SECONDS = 60.0
 
 
+def run_program(command: tuple[str | Path, ...], *, user: str | None, cwd: Path, timeout: float) -> str:
+    """One of PostgreSQL's programs (initdb, pg_ctl, pg_basebackup...), as `user` when the drill runs as root (the
+    server refuses to run as root); its output, or RuntimeError with the end of what it said."""
+    argv = [str(part) for part in command]
+    if user:
+        argv = ["runuser", "-u", user, "--", *argv]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}): {done.stdout[-1500:]} {done.stderr[-1500:]}")
+    return done.stdout
+
+
 def missing_programs() -> list[str]:
     """PostgreSQL's programs this module needs that are not in BIN (empty: it can run)."""
     return [name for name in PROGRAMS if not (BIN / name).exists()]
@@ -90,13 +102,7 @@ class PostgresCluster:
     # --- running PostgreSQL's programs -------------------------------------------------------------------------
 
     def _run(self, *command: str | Path, timeout: float = START_SECONDS) -> str:
-        argv = [str(part) for part in command]
-        if self.user:
-            argv = ["runuser", "-u", self.user, "--", *argv]
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=self.root)
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}): {done.stdout[-1500:]} {done.stderr[-1500:]}")
-        return done.stdout
+        return run_program(command, user=self.user, cwd=self.root, timeout=timeout)
 
     def _start(self, server: Server) -> None:
         self._run(BIN / "pg_ctl", "-D", server.data, "-l", server.log, "-w", "-t", str(int(START_SECONDS)), "start")
