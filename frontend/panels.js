@@ -1,6 +1,6 @@
 // Pieces shared by the game and replay pages: cards, a seat's swatch, the players' table (each seat's clock while
 // it decides; its final total once the game is scored), completed tickets, the final score (a table on a wide
-// screen, one block per player on a phone: see style.css).
+// screen, one block per player on a phone: see game.css).
 import { h, s } from "./dom.js";
 import { SEAT_FILL, SEAT_INK, SEAT_MARK, cardBackground, colourCount, colourName, seatColourName, seatMarkName } from "./colours.js";
 import { t, tn } from "./i18n.js";
