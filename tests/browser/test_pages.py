@@ -42,7 +42,7 @@ def test_an_unknown_map_or_page_is_a_json_404() -> None:
 
 
 def test_the_modules_are_served_as_javascript() -> None:
-    for name in ("app.js", "game.js", "board.js", "base.css", "board.css", "game.css", "replay.css"):
+    for name in ("app.js", "game.js", "board.js", "base.css", "board.css", "game.css", "cards.css", "replay.css"):
         response = Client().get(f"/static/{name}")
         assert response.status_code == 200, name
         kind = "text/css" if name.endswith(".css") else "javascript"
