@@ -82,7 +82,7 @@ MIDDLEWARE = [  # run sync, in one worker thread per request (ttr_server/http.py
     "ttr_server.limits.RequestLimitsMiddleware",
     "ttr_server.unavailable.UnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "ttr_server.statics.Middleware",  # WhiteNoise, once the static files are collected
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -162,11 +162,17 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)
+# Static files (docs/OPERATIONS.md, Static files): collected into STATIC_ROOT under hashed names (app.3f2a91c0b7de.js,
+# the modules' imports rewritten to match), each with a gzip and a Brotli copy, by the web process as it starts when
+# the sources changed (ttr_server/statics.py); WhiteNoise serves them, hashed names with a year's immutable cache.
+# STATIC_ROOT is the checkout's (or the image's) whatever TTR_VAR_DIR says: the tests' live servers, each with a var
+# directory of its own, share one collection. With DEBUG on, WhiteNoise reads the sources and names stay plain.
+STATIC_ROOT = Path(os.environ.get("TTR_STATIC_ROOT") or BASE_DIR / "var" / "static")
 STATICFILES_DIRS = [BASE_DIR / "frontend"] if (BASE_DIR / "frontend").is_dir() else []
-# WhiteNoise serves static files from the web process; with finders on, `make run` needs no collectstatic.
-WHITENOISE_USE_FINDERS = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "ttr_server.statics.HashedStorage"},
+}
 
 # REDIS_URL: one server (redis://host:port/db) or a Sentinel group (redis+sentinel://host:port,host:port/name/db);
 # ttr_server/redis_config.py turns it into each user's settings and clients (docs/OPERATIONS.md, Redis failover).
