@@ -51,6 +51,13 @@ class HashedStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
         self.patterns = HashedFilesMixin.patterns + modules
         super().__init__(*args, **kwargs)
 
+    def post_process(self, paths: dict[str, Any], dry_run: bool = False, **options: Any) -> Iterator[Any]:
+        """As WhiteNoise's, then the sources' fingerprint written beside the collection (when every file went
+        through): `manage.py collectstatic` (the image's build) leaves a collection the processes find current."""
+        yield from super().post_process(paths, dry_run, **options)
+        if not dry_run:
+            (Path(self.location) / STAMP).write_text(fingerprint())
+
     def compress_files(self, paths: Iterable[str]) -> Iterator[tuple[str, str]]:
         """Compress the client's own files (frontend/, under both names: its catalogues are fetched by plain name),
         not the admin's or the API docs' (Brotli's best level on every file and source map took a minute)."""
@@ -91,11 +98,10 @@ def ensure_collected() -> bool:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process starting now collects once; this one waits for it
         if stamp.is_file() and stamp.read_text() == current:
             return False
-        call_command("collectstatic", interactive=False, verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)  # writes the stamp (HashedStorage.post_process)
         # this process's storage may have read the old manifest before: it reads the new one
         storage = cast(HashedStorage, staticfiles_storage)
         storage.hashed_files, storage.manifest_hash = storage.load_manifest()
-        stamp.write_text(current)
     log.info("static files collected into %s", root)
     return True
 
