@@ -5,7 +5,10 @@ Thin views, as in games/api/views.py: parse, call one use case, format.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,13 +24,30 @@ from games.api.views import WRITE_ERRORS
 from games.clocks import vacations
 from games.clocks.shapes import VacationStatus
 from games.lobby import matchmaker
+from games.lobby.models import QueueEntry
 from games.lobby.shapes import QueueStatus
 from games.people import inbox
 from games.people.models import Notification
 from games.play import invitations, rematch, selectors
-from games.play.shapes import MyGames, Rematch
+from games.play.my_clocks import MyGamesClocks, my_games_clocks
+from games.play.shapes import Rematch
+from games.store.shape_marks import Schema
 
 READ_ERRORS = error_responses(401, 403)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotQueued:
+    """You are not in the queue: a normal state, answered 200 (GET /api/me's `queue` is null then)."""
+
+    status: Annotated[str, Schema(enum=["none"])]
+
+
+_QUEUE: dict[str, Any] = {"waiting": QueueStatus, "matched": QueueStatus, "none": NotQueued}  # (dataclasses)
+QUEUE_ANSWER = OpenApiResponse(
+    PolymorphicProxySerializer(component_name="QueueAnswer", resource_type_field_name="status", serializers=_QUEUE),
+    description='your queue entry, or `{"status": "none"}` when you are not in the queue',
+)
 
 
 class QueueView(ApiView):
@@ -47,9 +67,10 @@ class QueueView(ApiView):
         )
         return Response(to_json(matchmaker.status(entry)), status=status.HTTP_201_CREATED)
 
-    @extend_schema(operation_id="queue_status", responses={200: QueueStatus, **error_responses(401, 403, 404)})
+    @extend_schema(operation_id="queue_status", responses={200: QUEUE_ANSWER, **READ_ERRORS})
     def get(self, request: Request) -> Response:
-        return Response(to_json(matchmaker.status(matchmaker.entry_of(request.user))))
+        entry = QueueEntry.objects.filter(user=signed_in(request.user)).first()
+        return Response(to_json(matchmaker.status(entry) if entry is not None else NotQueued(status="none")))
 
     @extend_schema(operation_id="queue_leave", responses={204: None, **error_responses(401, 403, 404, 409)})
     def delete(self, request: Request) -> Response:
@@ -92,11 +113,12 @@ class MyGamesView(ApiView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        responses={200: MyGames, **READ_ERRORS},
-        description="Your open and active games (and those just over), the ones awaiting your move first.",
+        responses={200: MyGamesClocks, **READ_ERRORS},
+        description="Your open and active games (and those just over), the ones awaiting your move first; a daily "
+        "game's row tells who of its players is on vacation (`away`) and the bank left of its deadline's seat.",
     )
     def get(self, request: Request) -> Response:
-        return Response(to_json(selectors.my_games(signed_in(request.user))))
+        return Response(to_json(my_games_clocks(signed_in(request.user))))
 
 
 class VacationView(ApiView):

@@ -23,12 +23,13 @@ from django.utils import timezone
 
 from bots import analysis as judge
 from bots.analysis import Budget, GameAnalysis, Judgement
-from games.engine.events import GameAborted
+from games.engine.events import DeckShuffled, GameAborted
 from games.engine.played import NotReplayable
 from games.review.models import Analysis, SeatAnalysis
 from games.review.shapes import (
     AnalysedPlayer,
     AnalysisDone,
+    AnalysisNone,
     AnalysisProgress,
     JudgedDecision,
     LeadsPoint,
@@ -156,7 +157,8 @@ def analysis_run(game_id: GameId) -> str:
         mine.update(status=Analysis.Status.FAILED, error=str(error)[:300], finished_at=timezone.now())
         return "failed"
     result = GameAnalysis.of(events, judgements)
-    decisions = [_decision(j) for j in result.judgements]
+    types = [event.type for event in events]
+    decisions = [_decision(j, move_event(types, j.seq)) for j in result.judgements]
     with transaction.atomic():
         written = mine.update(
             status=Analysis.Status.DONE, progress=1.0, finished_at=timezone.now(), bot=judge.VERSION,
@@ -181,9 +183,20 @@ class _Progress:
             self.mine.update(progress=round(done / total, 3) if total else 1.0)
 
 
-def _decision(j: Judgement) -> dict[str, Any]:
+def move_event(types: Sequence[str], at: int) -> int:
+    """The seq of the event naming the move decided at position `at` (`types[k]`: the type of the log's event seq
+    k + 1): the move's events start just after the position, any reshuffle it caused first (games/engine/played.py).
+    A decision's `seq` is that position, the last event before the move, which may be another seat's: a mark shown
+    at it told one seat's move beside another seat's event (issue #33)."""
+    k = at
+    while k < len(types) and types[k] == DeckShuffled.type:
+        k += 1
+    return k + 1
+
+
+def _decision(j: Judgement, event: int) -> dict[str, Any]:
     return stored(JudgedDecision(
-        seq=j.seq, seat=j.seat, played=j.played, best=j.best, lead=round(j.lead, 2), loss=round(j.loss, 2),
+        seq=j.seq, event=event, seat=j.seat, played=j.played, best=j.best, lead=round(j.lead, 2), loss=round(j.loss, 2),
         stderr=round(j.stderr, 2), mark=j.mark, reason=j.reason, samples=j.samples,
     ))
 
@@ -222,26 +235,30 @@ def _store_seats(game: Game, judgements: Sequence[Judgement]) -> None:
 # Serving
 
 
-def analysis_answer(game: Game) -> AnalysisDone | AnalysisProgress:
-    """GET /api/games/{id}/analysis: 404 until asked, its progress while it runs (202), the analysis when done."""
+def analysis_answer(game: Game) -> AnalysisDone | AnalysisProgress | AnalysisNone:
+    """GET /api/games/{id}/analysis: "none" until asked (a normal state, answered 200 as the summary's `analysis`
+    tells it), its progress while it runs (202), the analysis when done."""
     analysis = Analysis.objects.filter(game=game).first()
     if analysis is None:
-        raise ServiceError("not_analysed", "nobody has asked for this game's analysis yet", status=404)
+        return AnalysisNone(status="none")
     if analysis.status == Analysis.Status.FAILED:
         raise ServiceError("analysis_failed", f"the analysis failed: {analysis.error}", status=409)
     if analysis.status != Analysis.Status.DONE:
         return AnalysisProgress(status=analysis.status, progress=analysis.progress)
+    rows = list(event_log.rows_between(game.pk, 0, analysis.seq))
+    types = [row.type for row in rows]
     return AnalysisDone(
         status="done", bot=analysis.bot, budget=analysis.budget, seq=analysis.seq, head_hash=analysis.head_hash,
-        altered=_altered(game, analysis), cpu_seconds=analysis.cpu_seconds, finished_at=analysis.finished_at,
-        decisions=tuple(JudgedDecision.of_stored(d) for d in analysis.decisions),
+        altered=_altered(rows, analysis), cpu_seconds=analysis.cpu_seconds, finished_at=analysis.finished_at,
+        # An analysis stored before its decisions kept their move's event: found again in the log.
+        decisions=tuple(JudgedDecision.of_stored(d, event=move_event(types, d["seq"])) for d in analysis.decisions),
         leads=tuple(LeadsPoint.of_stored(point) for point in analysis.leads), players=_players(game),
     )
 
 
-def _altered(game: Game, analysis: Analysis) -> bool:
-    """Whether the log no longer holds what was analysed: a broken chain, or another head at the analysed seq."""
-    rows = list(event_log.rows_between(game.pk, 0, analysis.seq))
+def _altered(rows: list[Event], analysis: Analysis) -> bool:
+    """Whether the log (`rows`, to the analysed seq) no longer holds what was analysed: a broken chain, or another
+    head at the analysed seq."""
     return bool(chain_problems(rows)) or not rows or rows[-1].hash != analysis.head_hash
 
 

@@ -25,6 +25,13 @@ MARKS = ["inaccuracy", "mistake", "blunder"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AnalysisNone:
+    """No analysis of the game: nobody has asked for one (a player of a finished game may: POST)."""
+
+    status: Annotated[str, Schema(enum=["none"])]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class AnalysisProgress:
     """An analysis queued, or running: how far it is."""
 
@@ -34,7 +41,12 @@ class AnalysisProgress:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class JudgedDecision:
-    seq: Annotated[int, Schema("the position decided on (the replay at this seq)", minimum=0)]
+    seq: Annotated[int, Schema("the position decided on: the last event before the move (the replay at this seq)",
+                               minimum=0)]
+    event: Annotated[int, Schema(
+        "the move played: the seq of its event that names it (after any reshuffle the move caused), an event of "
+        "this seat (the replay at this seq tells that move)", minimum=1,
+    )]
     seat: Count
     played: Move
     best: Annotated[Move, Schema("the best candidate the search found (the move played when it is the best)")]
@@ -46,8 +58,11 @@ class JudgedDecision:
     samples: Annotated[int, Schema("sampled games the move played was judged on", minimum=0)]
 
     @classmethod
-    def of_stored(cls, data: Mapping[str, Any]) -> JudgedDecision:
-        return cls(**{**data, "played": move_from_dict(data["played"]), "best": move_from_dict(data["best"])})
+    def of_stored(cls, data: Mapping[str, Any], *, event: int | None = None) -> JudgedDecision:
+        """A stored decision; `event` for one stored before its row kept its move's event."""
+        return cls(**{
+            "event": event, **data, "played": move_from_dict(data["played"]), "best": move_from_dict(data["best"]),
+        })
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

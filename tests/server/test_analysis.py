@@ -67,7 +67,8 @@ def test_a_player_asks_for_the_analysis_of_a_finished_game_and_gets_every_decisi
     table = finished("an-ask-")
     before = Game.objects.get(pk=table.game_id)
     events_before = Event.objects.filter(game_id=table.game_id).count()
-    assert_error(table.clients[0].get(url(table.game_id, "analysis")), 404, "not_analysed")
+    # Nobody asked yet: a normal state, answered as such (issue #33: it was a 404, a console error in the client).
+    assert body(table.clients[0].get(url(table.game_id, "analysis"))) == {"status": "none"}
 
     asked = table.clients[1].post(url(table.game_id, "analysis"))
     assert asked.status_code == 200, asked.content  # (the worker ran inline: done at once)
@@ -117,6 +118,43 @@ def test_while_it_waits_for_the_worker_the_answer_is_202_with_its_progress() -> 
     # A worker's run silent for longer than TTR_ANALYSIS_STALE_SECONDS is taken over when the sweep sends it again.
     assert analyses.analysis_sweep() >= 1
     assert body(table.clients[0].get(url(table.game_id, "analysis")))["status"] == "done"
+
+
+# Each decision's move played, and the types of the events that name it (games/engine/played.py).
+NAMING = {
+    "keep_tickets": {"tickets_kept"}, "draw_card": {"card_drawn"}, "claim_route": {"route_claimed", "tunnel_revealed"},
+    "draw_tickets": {"tickets_dealt"}, "build_station": {"station_built"}, "pay_tunnel": {"route_claimed"},
+    "decline_tunnel": {"tunnel_declined"},
+}
+
+
+def named_by_its_event(decisions: list[dict[str, Any]], events: dict[int, dict[str, Any]]) -> None:
+    """Each decision's `event` is an event of its seat naming its move played; `seq`, the position, is the event
+    just before the move (and its reshuffles)."""
+    for d in decisions:
+        named = events[d["event"]]
+        assert named["seat"] == d["seat"] and named["type"] in NAMING[d["played"]["type"]], (d, named)
+        between = [events[seq]["type"] for seq in range(d["seq"] + 1, d["event"])]
+        assert set(between) <= {"deck_shuffled"}, (d, between)
+
+
+def test_each_decision_names_the_event_of_its_move_an_event_of_its_seat() -> None:
+    """Issue #33: a mark shown at a decision's `seq` (the position decided on: the event before the move, often
+    another seat's) told one seat's ticket keep beside the replay's line for another seat's deal. `event` is the
+    move's own event, of the decision's seat and kind; an analysis stored before it had one gets it from the log."""
+    table = finished("an-event-", seed=7)
+    assert table.clients[0].post(url(table.game_id, "analysis")).status_code == 200
+    answer = body(table.clients[0].get(url(table.game_id, "analysis")))
+    events = {e["seq"]: e for e in body(table.clients[0].get(url(table.game_id, "events"), {"after": 0}))["events"]}
+    named_by_its_event(answer["decisions"], events)
+    setup = [d for d in answer["decisions"] if d["played"]["type"] == "keep_tickets"][:2]
+    assert [events[d["seq"]]["type"] for d in setup] == ["tickets_dealt", "tickets_kept"]  # the position: not the move
+    assert {d["seat"] for d in setup} == {0, 1}
+
+    analysis = Analysis.objects.get(game_id=table.game_id)  # as stored before decisions kept their event
+    analysis.decisions = [{k: v for k, v in d.items() if k != "event"} for d in analysis.decisions]
+    analysis.save(update_fields=["decisions"])
+    assert body(table.clients[0].get(url(table.game_id, "analysis")))["decisions"] == answer["decisions"]
 
 
 def test_a_log_altered_after_its_analysis_is_reported() -> None:

@@ -23,7 +23,7 @@ from tests.server.test_typed_shapes import json_schema
 
 def test_a_stored_decision_reads_back_as_the_json_it_was_stored_as_and_fits_its_schema() -> None:
     decision = JudgedDecision(
-        seq=12, seat=1, played=DrawCard("market", 3), best=ClaimRoute("r1", (("red", 2), ("locomotive", 1))),
+        seq=12, event=13, seat=1, played=DrawCard("market", 3), best=ClaimRoute("r1", (("red", 2), ("locomotive", 1))),
         lead=-3.5, loss=4.25, stderr=1.1, mark="inaccuracy", reason="claim it before it goes", samples=40,
     )
     row = json.loads(json.dumps(stored(decision)))  # as the analysis's JSON column keeps it

@@ -114,6 +114,27 @@ def test_x_time_1_a_vacation_stops_the_daily_clock(settings: Any) -> None:
     assert late == {0, 1}  # the vacation is over and the day after it too
 
 
+def test_my_games_tell_the_others_who_is_on_vacation_until_when_and_the_bank_apart(settings: Any) -> None:
+    """Issue #33: a vacation moved a player's deadline and nobody else saw why. Each daily game of My games names
+    its players on vacation now (`away`: until when, and its days), and the bank left of the seat whose deadline
+    the row shows, so the move's own time and the bank read apart."""
+    table = seated_game("away", speed="daily", days_per_move=2, bank_days=3)
+    ann, bob = table.clients
+    row = next(g for g in body(bob.get(f"{API}/me/games"))["results"] if g["id"] == table.game_id)
+    assert row["away"] == [] and row["bank_left"] == 3 * settings.TTR_DAY_SECONDS
+    taken = body(ann.post(f"{API}/me/vacation", {"days": 7}, format="json"))
+    for client in (ann, bob):  # the others see it; so does the player
+        row = next(g for g in body(client.get(f"{API}/me/games"))["results"] if g["id"] == table.game_id)
+        assert [(a["seat"], a["username"], a["until"], a["days"]) for a in row["away"]] == [
+            (0, "away0", taken["until"], 7)
+        ]
+    live = create_game(bob)  # a live game: no bank, nobody away
+    assert next(g for g in body(bob.get(f"{API}/me/games"))["results"] if g["id"] == live["id"])["bank_left"] is None
+    ann.delete(f"{API}/me/vacation")
+    row = next(g for g in body(bob.get(f"{API}/me/games"))["results"] if g["id"] == table.game_id)
+    assert row["away"] == []
+
+
 def test_vacation_days_are_bounded_and_an_early_end_gives_the_rest_back(settings: Any) -> None:
     alice = register("alice")
     assert body(alice.get(f"{API}/me/vacation")) == {"until": None, "days_left": 30}
@@ -270,7 +291,7 @@ def test_my_games_show_the_games_awaiting_my_move_first() -> None:
 
 def test_two_compatible_players_are_seated_together_and_told() -> None:
     alice, bob, carol = register("alice"), register("bob"), register("carol")
-    assert_error(alice.get(f"{API}/queue"), 404, "not_queued")
+    assert body(alice.get(f"{API}/queue")) == {"status": "none"}  # not queued: a state (issue #33), not a 404
     joined = alice.post(f"{API}/queue", {"map": "usa", "players": [2, 3], "ranked": True, "speed": "daily"}, format="json")
     assert joined.status_code == 201, joined.content
     assert body(joined)["status"] == "waiting" and body(joined)["waiting"] == 0
