@@ -9,6 +9,8 @@ import { del, errorText, get, openSocket, post, session } from "./api.js";
 import { date, t } from "./i18n.js";
 
 const PHRASES = ["good_luck", "well_played", "sorry", "thinking"];
+const REPORT_REASONS = ["spam", "abuse", "cheating", "other"]; // each t(`chat.report_reason.${reason}`)
+const REPORT_DETAILS = 250; // the reason's words of one's own: with the reason's name, under the server's 300
 const MAX_LENGTH = 500;
 const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g;
 // The socket's refusals that answer a chat line (the codes of games/chat.py and the socket's own).
@@ -23,11 +25,13 @@ export class ChatPanel {
     this.spectatorsAtTable = spectatorsAtTable;
     this.lines = new Map(); // id -> li
     this.muted = new Set();
-    this.list = h("ol.chat-lines", { role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("chat.title") });
+    // A list that is a polite live region (not role=log, which would make its items no list's)
+    this.list = h("ol.chat-lines", { "aria-live": "polite", "aria-relevant": "additions", "aria-label": t("chat.title") });
+    this.reporting = h("div.chat-report-holder");
     this.status = h("p.chat-status", { role: "status" });
     this.mutedNote = h("p.chat-muted");
     this.element = h("section.chat", { id: "chat", "aria-labelledby": "chat-title" },
-      h("h2", { id: "chat-title", tabindex: "-1" }, t("chat.title")), this.list, this.status, this.form(), this.mutedNote);
+      h("h2", { id: "chat-title", tabindex: "-1" }, t("chat.title")), this.list, this.reporting, this.status, this.form(), this.mutedNote);
   }
 
   async load() {
@@ -101,7 +105,7 @@ export class ChatPanel {
       h("span.chat-text", {}, linked(line.text)), " ",
       h("time.chat-at", { datetime: line.at }, date(line.at, { timeStyle: "short" })),
       session.token && !mine ? h("span.chat-actions", {},
-        h("button.link.chat-report", { type: "button", onclick: (e) => this.report(line, e.target) }, t("chat.report")),
+        h("button.link.chat-report", { type: "button", onclick: (e) => this.askReport(line, e.currentTarget) }, t("chat.report")),
         h("button.link.chat-mute", { type: "button", onclick: () => this.mute(line.username, true) }, t("chat.mute"))) : null);
     // in id order (a line may come over the socket before the history that precedes it)
     const after = [...this.lines.keys()].filter((id) => id > line.id).sort((a, b) => a - b)[0];
@@ -116,11 +120,41 @@ export class ChatPanel {
     mount(li, h("em.chat-hidden", {}, t("chat.hidden")));
   }
 
-  async report(line, button) {
-    try {
-      await post(`/chat/${line.id}/report`, {});
-      button.replaceWith(h("span.chat-reported", {}, t("chat.reported")));
-    } catch (err) { this.status.textContent = t("chat.failed", { detail: errorText(err) }); }
+  // Report: the reason asked first (spam, abuse, cheating or other, and words of one's own if one likes), below the
+  // list; once the server has taken it, said in words and the line's Report button becomes "Reported". Cancel or
+  // Escape closes the question and gives the focus back to the Report button.
+  askReport(line, button) {
+    const close = () => { this.reporting.replaceChildren(); button.focus(); };
+    const error = h("p.error", { role: "alert" });
+    const details = h("input.chat-report-details", { name: "details", maxlength: REPORT_DETAILS, autocomplete: "off" });
+    const form = h("form.chat-report-form", {
+      "data-id": line.id,
+      onkeydown: (e) => { if (e.key === "Escape") { e.preventDefault(); close(); } },
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const reason = form.elements.reason.value;
+        const words = details.value.trim();
+        error.textContent = "";
+        try {
+          await post(`/chat/${line.id}/report`, { reason: words ? `${reason}: ${words}` : reason });
+        } catch (err) { error.textContent = t("chat.report_failed", { detail: errorText(err) }); return; }
+        this.reporting.replaceChildren();
+        const done = h("span.chat-reported", { tabindex: "-1" }, t("chat.reported"));
+        button.replaceWith(done);
+        this.status.textContent = t("chat.report_thanks");
+        done.focus();
+      },
+    },
+    h("fieldset", {}, h("legend", {}, t("chat.report_why", { name: line.username })),
+      h("blockquote.chat-report-quote", {}, line.text),
+      h("div.chat-report-reasons", {}, REPORT_REASONS.map((reason) => h("label", {},
+        h("input", { type: "radio", name: "reason", value: reason, required: true }), ` ${t(`chat.report_reason.${reason}`)}`))),
+      h("p", {}, h("label", {}, `${t("chat.report_details")} `, details)),
+      error,
+      h("p.chat-report-buttons", {}, h("button.primary", { type: "submit" }, t("chat.report_send")), " ",
+        h("button", { type: "button", onclick: close }, t("chat.report_cancel")))));
+    mount(this.reporting, form);
+    form.querySelector("input[type=radio]").focus();
   }
 
   async mute(username, on) {

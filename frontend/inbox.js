@@ -213,7 +213,8 @@ function draw() {
     mount(holder, turnLink, button, panel);
   }
   button.setAttribute("aria-label", unread ? tn("inbox.button_unread", unread) : t("inbox.button"));
-  mount(button, t("inbox.button"), unread ? h("span.badge.unread", { "data-count": unread, "aria-hidden": "true" }, unread) : null);
+  // The name holds the visible words ("Inbox 2" within "Inbox, 2 unread"): the space keeps the badge's number a word
+  mount(button, t("inbox.button"), unread ? [" ", h("span.badge.unread", { "data-count": unread, "aria-hidden": "true" }, unread)] : null);
   turnLink.hidden = !turns;
   turnLink.dataset.count = turns;
   turnLink.textContent = tn("inbox.your_turn_in", turns);

@@ -1,10 +1,12 @@
 """Table talk in the browser (frontend/chat.js): two players and a spectator, each in a browser of their own. A line
 written at the table reaches both players and the spectator; the spectator's own channel stays among spectators;
 a line holding markup shows as the text it is and runs no script; a quick phrase is sent in the reader's words; a
-muted player's lines leave the muter's page. Screenshots: chat-desktop.png, chat-phone.png."""
+muted player's lines leave the muter's page; Report asks why (a reason and words of one's own), thanks once the server
+took it, and the server keeps the reason. Screenshots: chat-desktop.png, chat-phone.png, chat-report-phone.png."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +50,33 @@ def lines(page: Page) -> list[str]:
     return page.locator("section.chat .chat-line .chat-text").all_inner_texts()
 
 
-def test_players_and_a_spectator_talk_and_markup_stays_text(contexts, base_url, artifacts: Path):
+def reported_as(page: Page, live: Any, author: str, artifacts: Path) -> None:
+    """Reports the author's first line: the reason asked (none chosen: the form will not go), then given with
+    words of one's own; the thanks said once the server took it, and the reason kept in the server's database."""
+    line = page.locator(f"section.chat .chat-line[data-user='{author}']").first
+    line_id = int(line.get_attribute("data-id"))
+    line.locator(".chat-report").click()
+    form = page.locator("form.chat-report-form")
+    expect(form.locator("legend")).to_have_text(f"Report {author}'s line: why?")
+    expect(form.locator("input[value=spam]")).to_be_focused()
+    form.get_by_role("button", name="Send the report").click()  # no reason chosen: the browser asks for one
+    assert page.evaluate("document.querySelector('form.chat-report-form input[value=spam]').validity.valueMissing")
+    form.get_by_label("Insults or harassment").check()
+    form.get_by_label("Anything to add? (optional)").fill("rude, twice")
+    form.locator("fieldset").screenshot(path=artifacts / "chat-report-phone.png")
+    with page.expect_response(f"**/api/chat/{line_id}/report") as answer:
+        form.get_by_role("button", name="Send the report").click()
+    assert answer.value.status == 200 and answer.value.request.post_data_json == {"reason": "abuse: rude, twice"}
+    expect(page.locator("section.chat .chat-status")).to_have_text("Reported: thank you, a moderator will look.")
+    expect(form).to_have_count(0)
+    expect(line.locator(".chat-reported")).to_have_text("Reported")
+    expect(line.locator(".chat-reported")).to_be_focused()
+    with sqlite3.connect(live.var_dir / "db.sqlite3") as db:
+        kept = db.execute("SELECT reason FROM games_chatreport WHERE message_id = ?", (line_id,)).fetchall()
+    assert kept == [("abuse: rude, twice",)]
+
+
+def test_players_and_a_spectator_talk_and_markup_stays_text(contexts, base_url, live, artifacts: Path):
     """Finding 14 of #30: on a busy machine the spectator's page did not show the first line within 5 s. Each page
     now waits for its socket's hello (joined to the game) before anyone writes, and each line gets SOCKET_MS."""
     game, (ann, bob, eve) = a_started_game(base_url)
@@ -83,6 +111,15 @@ def test_players_and_a_spectator_talk_and_markup_stays_text(contexts, base_url, 
     bob_page.locator("section.chat").scroll_into_view_if_needed()
     bob_page.screenshot(path=str(artifacts / "chat-phone.png"))
     assert bob_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    reported_as(bob_page, live, ann[0], artifacts)
+    # Eve thinks again: Escape closes the question, the focus back on the Report button, nothing sent
+    eve_report = eve_page.locator(f"section.chat .chat-line[data-user='{ann[0]}'] .chat-report").first
+    eve_report.click()
+    expect(eve_page.locator("form.chat-report-form input[value=spam]")).to_be_focused()
+    eve_page.keyboard.press("Escape")
+    expect(eve_page.locator("form.chat-report-form")).to_have_count(0)
+    expect(eve_report).to_be_focused()
 
     bob_page.locator(f"section.chat .chat-line[data-user='{ann[0]}'] .chat-mute").first.click()
     expect(bob_page.locator(f"section.chat .chat-line[data-user='{ann[0]}']")).to_have_count(0, timeout=SOCKET_MS)
