@@ -1,7 +1,9 @@
 // The board drawn as SVG from the map data: cities at x/y, each route as its row of spaces (double routes side by
-// side, tunnels outlined with dashes, ferries with locomotive spaces). A free route's spaces are pale and outlined
-// in its colour; a claimed route is a row of its owner's trains: solid, in a seat colour no card uses, each with the
-// seat's mark. Under every route lies its halo, shown (boardinput.js) when the player may claim it.
+// side, tunnels outlined with dashes, ferries with locomotive spaces). A free route is a row of empty spaces: paper
+// inside, outlined in its colour, its colour's pattern faint in them. A claimed route is a row of its owner's train
+// pieces: solid in a seat colour no card uses, shaded as if lit from above, raised on a shadow, each with the seat's
+// mark; so the two never look alike, even at the whole board's size. Under every route lies its halo, shown
+// (boardinput.js) when the player may claim it.
 import { s } from "./dom.js";
 import { EDGE, SEAT_FILL, SEAT_INK, SEAT_MARK, colourName, patternDefs, seatColourName } from "./colours.js";
 import { t, tn } from "./i18n.js";
@@ -20,16 +22,24 @@ function drawRoute(route, cities, offset) {
     "aria-label": routeTitle(route, cities), style: `--edge: ${EDGE[route.color] || "#333"}`,
   },
   s("title", { text: routeTitle(route, cities) }),
-  cars.map((car, i) => s("g", { transform: carTransform(car, angle) },
-    s("rect.car", {
-      x: -carLength / 2, y: -CAR_WIDTH / 2, width: carLength, height: CAR_WIDTH, rx: 2.5,
-      fill: `url(#pat-${route.color})`,
-    }),
-    i < route.ferry_locomotives ? s("g.loco", {},
-      s("circle", { r: 5.2, fill: "#fff", stroke: "#222", "stroke-width": 1 }),
-      s("text", { y: 3, "text-anchor": "middle", text: "L" })) : null,
-    s("path.owner-mark", { d: "" }),
-  )));
+  cars.map((car, i) => {
+    const box = { x: -carLength / 2, y: -CAR_WIDTH / 2, width: carLength, height: CAR_WIDTH, rx: 2.5 };
+    return s("g", { transform: carTransform(car, angle) },
+      s("rect.slot", box),
+      s("rect.car", { ...box, fill: `url(#pat-${route.color})` }),
+      s("rect.shine", { ...box, fill: "url(#piece-shine)" }),
+      i < route.ferry_locomotives ? s("g.loco", {},
+        s("circle", { r: 5.2, fill: "#fff", stroke: "#222", "stroke-width": 1 }),
+        s("text", { y: 3, "text-anchor": "middle", text: "L" })) : null,
+      s("path.owner-mark", { d: "" }));
+  }));
+}
+
+// The light on a train piece: bright along its upper side, shaded along its lower one (over the seat's colour).
+function pieceShine() {
+  return s("linearGradient", { id: "piece-shine", x1: 0, y1: 0, x2: 0, y2: 1 },
+    [[0, "#fff", 0.6], [0.3, "#fff", 0.12], [0.55, "#fff", 0], [1, "#000", 0.38]].map(([offset, colour, opacity]) =>
+      s("stop", { offset, "stop-color": colour, "stop-opacity": opacity })));
 }
 
 // The halo of a route the player may claim: drawn under every route (so it never covers a neighbour's spaces), a
@@ -59,6 +69,7 @@ export function drawBoard(map, plan, home, describedBy) {
     "aria-label": t(`board.label.${map.map === "usa" ? "usa" : "europe"}`), "data-map": map.map, "aria-describedby": describedBy,
   },
   patternDefs(s),
+  s("defs", {}, pieceShine()),
   s("rect.sea", { x: home.x - 2000, y: home.y - 2000, width: home.w + 4000, height: home.h + 4000 }),
   s("g.halos", {}, map.routes.map((r) => drawHalo(r, cities, offsets[r.id]))),
   s("g.routes", {}, map.routes.map((r) => drawRoute(r, cities, offsets[r.id]))),

@@ -28,7 +28,10 @@ export function routeGeometry(route, cities, offset) {
   const ux = dx / d, uy = dy / d, nx = -uy, ny = ux;
   const usable = d - 2 * (CITY_RADIUS + 2);
   const step = usable / route.length;
-  const angle = (Math.atan2(dy, dx) * 180) / Math.PI;
+  // A piece is the same shape either way round: turned so that its upper side faces up the screen, it is lit
+  // from above wherever it lies (boarddraw.js's shine), and a ferry's L stands upright.
+  const raw = (Math.atan2(dy, dx) * 180) / Math.PI;
+  const angle = raw > 90 ? raw - 180 : raw <= -90 ? raw + 180 : raw;
   const cars = [];
   for (let i = 0; i < route.length; i++) {
     const along = CITY_RADIUS + 2 + step * (i + 0.5);

@@ -1,12 +1,21 @@
 // What the player may do on the board: the routes and cities they may act on are activated with a click, Enter or
-// Space, named for what they do, and are one stop of the Tab key (tabindex 0, the rest -1): the arrow keys move
-// among them. A route's halo shows while it may be claimed, and stands out under the pointer and the focus.
+// Space (a tap: boardtap.js), named for what they do, and are one stop of the Tab key (tabindex 0, the rest -1): the
+// arrow keys move among them. A route's halo shows while it may be claimed, and stands out under the pointer and the
+// focus. A click on a route not offered (or a tap that reaches none offered) calls the page's refusal, so that it
+// can say why.
 import { t } from "./i18n.js";
 import { routeTitle } from "./boarddraw.js";
 
 const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
 
 const haloOf = (svg, id) => svg.querySelector(`[data-halo="${id}"]`);
+const ACTIONS = new WeakMap(); // an offered element: what acting on it does
+const REFUSALS = new WeakMap(); // a board: what a click on a route not offered does
+
+// What acting on an offered route or city does (undefined: it is not offered).
+export const actionOf = (el) => ACTIONS.get(el);
+// A route not offered was clicked or tapped: the page's refusal, if it gave one.
+export const refuse = (svg, routeId) => REFUSALS.get(svg)?.(routeId);
 const actives = (svg) => [...svg.querySelectorAll(".route.active, .city.active")];
 
 function clickable(el, label, onActivate) {
@@ -15,6 +24,7 @@ function clickable(el, label, onActivate) {
   if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
   el.setAttribute("role", "button");
   el.onclick = onActivate;
+  ACTIONS.set(el, onActivate);
   el.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onActivate(); } };
 }
 
@@ -25,6 +35,7 @@ function inert(el, label) {
   el.removeAttribute("tabindex");
   el.removeAttribute("role");
   el.onclick = el.onkeydown = null;
+  ACTIONS.delete(el);
 }
 
 // The one Tab stop moves to `to`.
@@ -34,7 +45,10 @@ function rove(svg, to) {
 }
 
 // Routes (`routeIds`, a Set) and cities the player may act on now, and what acting on one does; the rest inert.
-export function setActive(svg, plan, routeIds, onRoute, cityIds, onCity) {
+// `onRefused(routeId)`, optional: a route not offered was clicked or tapped (none offered lay within reach).
+export function setActive(svg, plan, routeIds, onRoute, cityIds, onCity, onRefused) {
+  if (onRefused) REFUSALS.set(svg, onRefused);
+  else REFUSALS.delete(svg);
   for (const g of svg.querySelectorAll(".route")) {
     const title = routeTitle(plan.routes[g.dataset.route], plan.cities);
     const on = routeIds.has(g.dataset.route);
@@ -72,7 +86,7 @@ function nearest(from, all, [dx, dy], plan) {
 }
 
 // The arrow keys move to the nearest element the player may act on in that direction (Home, End: first, last);
-// the Tab stop follows the focus; a route's halo follows the pointer and the focus on it (the halo lies in a layer
+// the Tab stop follows the focus; a click on a route not offered is refused; a route's halo follows the pointer and the focus on it (the halo lies in a layer
 // of its own, under the routes).
 export function listenKeys(svg, plan) {
   svg.addEventListener("keydown", (e) => {
@@ -84,6 +98,10 @@ export function listenKeys(svg, plan) {
     if (to) { rove(svg, to); to.focus(); }
   });
   svg.addEventListener("focusin", (e) => { const el = e.target.closest?.(".active"); if (el) rove(svg, el); });
+  svg.addEventListener("click", (e) => {
+    const route = e.target.closest?.(".route");
+    if (route && !route.classList.contains("active")) refuse(svg, route.dataset.route);
+  });
   const hot = (on) => (e) => {
     const g = e.target.closest?.(".route.active");
     if (g) haloOf(svg, g.dataset.route)?.classList.toggle("hot", on);

@@ -1,11 +1,14 @@
 // The board's view: pans and zooms with pointer, wheel, pinch and buttons (in a bar above the board, so they cover
-// no city). City names keep a readable size on screen whatever the zoom. A drag longer than a few pixels is not a
-// click.
+// no city). City names keep a readable size on screen whatever the zoom (`onNameSize` hears it, in board units). A drag
+// longer than a few pixels is not a click.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-const NAME_PX = 12.5; // a city name's size on screen, in CSS pixels ...
-const NAME_UNITS = [17, 34]; // ... within these sizes in board units (larger ones would overlap their neighbours)
+// A city name's size on screen, in CSS pixels: 12.5 on a board this wide or wider, else 11 (a phone's fitted board),
+// never below 17 board units when zoomed in. Names that would overlap are hidden until zoomed (boardlabels.js).
+const NAME_PX = [11, 12.5];
+const WIDE = 600;
+const NAME_UNITS = 17;
 
 export class BoardZoom {
   // `home`: the whole map's box (boardgeometry.js's homeBox), where the view starts.
@@ -28,9 +31,10 @@ export class BoardZoom {
     const rect = this.svg.getBoundingClientRect();
     if (!rect.width || !rect.height) return;
     const unit = Math.max(this.box.w / rect.width, this.box.h / rect.height);
-    const name = Math.min(Math.max(NAME_PX * unit, NAME_UNITS[0]), NAME_UNITS[1]);
+    const name = Math.max(NAME_PX[rect.width < WIDE ? 0 : 1] * unit, NAME_UNITS);
     this.svg.style.setProperty("--unit", unit.toFixed(3));
     this.svg.style.setProperty("--name", `${name.toFixed(1)}px`);
+    this.onNameSize?.(Number(name.toFixed(1)));
   }
 
   setBox(next) {
