@@ -222,13 +222,14 @@ async function leaderboardPage() {
     h("p", {}, h("a", { href: "/leaderboard?map=europe", "aria-current": map === "europe" ? "page" : null }, t("map.europe")), " · ",
       h("a", { href: "/leaderboard?map=usa", "aria-current": map === "usa" ? "page" : null }, t("map.usa"))),
     board.results.length ? null : h("p.muted", {}, t("leaderboard.empty")),
-    h("div.table-scroll.card-box", {}, h("table", {}, h("thead", {}, h("tr", {},
-      ["#", t("leaderboard.player"), t("leaderboard.rating"), "μ ± σ", t("leaderboard.games"), t("leaderboard.wins")].map((w) => h("th", {}, w)))),
+    // Five columns, the rating's μ ± σ under it: the table fits a phone in every language
+    board.results.length ? h("div.table-scroll.card-box", {}, h("table.leaderboard", {}, h("thead", {}, h("tr", {},
+      ["#", t("leaderboard.player"), t("leaderboard.rating"), t("leaderboard.games"), t("leaderboard.wins")].map((w) => h("th", {}, w)))),
       h("tbody", {}, board.results.map((r, i) => h("tr", {},
         h("td", {}, number((at - 1) * PAGE_SIZE + i + 1)),
         h("td", {}, h("a", { href: `/users/${encodeURIComponent(r.username)}` }, r.username), r.provisional ? ` (${t("leaderboard.provisional")})` : ""),
-        h("td", {}, decimal(r.rating)), h("td", {}, `${decimal(r.mu)} ± ${decimal(r.sigma)}`),
-        h("td", {}, number(r.games)), h("td", {}, number(r.wins))))))), pager);
+        h("td", {}, decimal(r.rating), h("span.spread", {}, `μ ${decimal(r.mu)} ± σ ${decimal(r.sigma)}`)),
+        h("td", {}, number(r.games)), h("td", {}, number(r.wins))))))) : null, pager);
 }
 
 const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
