@@ -2,13 +2,14 @@
 whose modules read `location.pathname` and draw the page; `/maps/{name}.json` serves the engine's board data,
 so the client draws exactly the board the rules play on. Static modules are served by WhiteNoise under /static/.
 
-The shell links the static files by their hashed names (ttr_server/statics.py), and lists every module app.js
-imports, directly or not, as a `modulepreload`: the browser fetches them at once rather than one level of imports
-after another (the chain is ten deep).
+The shell links the static files by their hashed names (ttr_server/statics.py), lists every module app.js
+imports, directly or not, as a `modulepreload` (the browser fetches them at once rather than one level of imports
+after another: the chain is ten deep), and holds the hashed names of the catalogues the client fetches itself.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -47,9 +48,20 @@ def render_shell() -> bytes:
     text = STATIC_LINK.sub(lambda m: f'{m["attribute"]}="{staticfiles_storage.url(m["name"])}"', text)
     preloads = "".join(f'\n  <link rel="modulepreload" href="{staticfiles_storage.url(name)}">' for name in modules())
     entry = f'<script type="module" src="{staticfiles_storage.url(ENTRY)}"></script>'
-    if preloads and entry in text:
-        text = text.replace(entry, entry + preloads, 1)
+    if entry in text:
+        text = text.replace(entry, f"{static_names()}\n  {entry}{preloads}", 1)
     return text.encode("utf-8")
+
+
+def static_names() -> str:
+    """The hashed names of the files the client fetches itself (the catalogues), for it to ask for those:
+    `{"locales/cs.json": "/static/locales/cs.bb600254b7bf.json", ...}` in `<script id="static-names">`."""
+    names = {
+        f"locales/{path.name}": staticfiles_storage.url(f"locales/{path.name}")
+        for path in sorted((FRONTEND / "locales").glob("*.json"))
+    }
+    return f'<script type="application/json" id="static-names">{json.dumps(names)}</script>'
+
 
 
 @cache

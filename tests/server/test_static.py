@@ -67,6 +67,11 @@ def test_the_page_links_hashed_names_served_compressed_with_an_immutable_cache(c
     assert gzip["Content-Encoding"] == "gzip" and "immutable" in gzip["Cache-Control"]
     # a plain name is cached briefly: it may change with the next release
     assert "immutable" not in client.get("/static/locales/en.json")["Cache-Control"]
+    # the catalogues' hashed names, for the client to fetch them by those
+    names = json.loads(re.search(r'<script type="application/json" id="static-names">(.*?)</script>', html)[1])
+    assert set(names) == {f"locales/{p.name}" for p in (FRONTEND / "locales").glob("*.json")}
+    assert re.fullmatch(rf"/static/locales/en\.{HASHED}\.json", names["locales/en.json"])
+    assert "immutable" in client.get(names["locales/en.json"])["Cache-Control"]
 
 
 @pytest.mark.parametrize("path", ["/", "/games/00000000-0000-0000-0000-000000000000", "/me"])
