@@ -1,15 +1,18 @@
-// The game page: board, market, hand, tickets, players, whose turn and clock, every action by clicking among
-// /legal-moves, errors with the server's rule text, an offline indicator, the event log in words, resigning, and
-// the final score breakdown. Skip links lead past the board to the move, the market and the hand; on a phone the
-// hand and tickets come right under the board. This module wires the page: the game itself (the data read from the
-// server, the socket with reconnect and resync, the moves posted) is a GameState (gamestate.js), which tells this
-// page what changed through the `ui` methods render, renderLog, renderStatus, seatsRead and moveStarted. The parts
-// drawn are the status bar (gamestatus.js), the move panel (gamemove.js), the other panels (gamepanels.js), an open
-// game's seats (gameseats.js), the chat (chat.js) and hints (hints.js).
+// The game page: board, market, hand, tickets, players, whose turn and clock, every action by clicking or tapping
+// among /legal-moves, errors with the server's rule text, an offline indicator, the event log in words, resigning,
+// and the final score breakdown. A claim or a station asks first, and every move does when the player wants it
+// (gameconfirm.js); a route tapped that cannot be claimed says why, with the rule (gamerefusal.js), aloud too. Skip
+// links lead past the board to the move, the market and the hand. On a phone the move panel, the market and the hand
+// are a strip fixed at the bottom of the screen (the dock), under the board: a turn needs no scrolling.
+// This module wires the page: the game itself (the data read from the server, the socket with reconnect and resync,
+// the moves posted) is a GameState (gamestate.js), which tells this page what changed through the `ui` methods
+// render, renderLog, renderStatus, seatsRead and moveStarted. The parts drawn are the status bar (gamestatus.js), the
+// move panel (gamemove.js), the other panels (gamepanels.js), an open game's seats (gameseats.js), the chat (chat.js)
+// and hints (hints.js).
 import { h, mount } from "./dom.js";
 import { session, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
-import { logLines } from "./words.js";
+import { logLines, moveText } from "./words.js";
 import { t } from "./i18n.js";
 import { playersTable } from "./panels.js";
 import { acceptInvite, Rematch } from "./byday.js";
@@ -18,6 +21,8 @@ import { ChatPanel, chatSocket } from "./chat.js";
 import { Hints } from "./hints.js";
 import { StatusBar, tickClocks } from "./gamestatus.js";
 import { moveSection } from "./gamemove.js";
+import { asksFirst, confirmMove, dropQuestion } from "./gameconfirm.js";
+import { routeRefusal } from "./gamerefusal.js";
 import { finalSection, handSection, leaveSection, marketSection, ticketsSection } from "./gamepanels.js";
 import { openSection } from "./gameseats.js";
 
@@ -45,6 +50,8 @@ class GameView {
     this.hints = new Hints(this.game); // the strong bot's suggestion, against bots only (hints.js)
     this.selected = null; // {kind: "route"|"city", id}
     this.keep = new Set();
+    this.refusal = null; // {route, text, rule}: why the route last tapped cannot be claimed
+    this.asking = null; // the move a question on screen asks about (gameconfirm.js)
   }
 
   async start() {
@@ -53,6 +60,7 @@ class GameView {
     this.board = createBoard(this.map);
     this.board.tickets = Object.fromEntries(this.map.tickets.map((tk) => [tk.id, tk]));
     this.layout();
+    this.listenRefusals();
     this.startChat(summary);
     requestAnimationFrame(() => this.board.fitScreen());
     await this.game.start();
@@ -86,11 +94,39 @@ class GameView {
     this.finalWrap = h("div.final-wrap");
     this.root = h("div.game", { "data-game": this.id });
     this.status = new StatusBar(this.game, this.root);
-    this.root.append(this.skips, this.status.element, this.status.news, this.finalWrap, this.board.element, this.side);
+    this.said = h("p.visually-hidden", { "aria-live": "assertive", "data-said": "" }); // a refusal, told aloud
+    // The move panel, the market and the hand: first in the side column, a strip fixed at the bottom on a phone,
+    // whose height the page keeps free under its last line (--dock-h), so that nothing stays hidden behind it.
+    this.dock = h("div.dock");
+    this.root.append(this.skips, this.status.element, this.status.news, this.said, this.finalWrap, this.board.element,
+      this.status.below, this.side);
     mount(this.page, this.root);
-    // A phone puts the hand and tickets right under the board (and in that order for the Tab key too).
     this.narrow = window.matchMedia("(max-width: 900px)");
-    this.narrow.addEventListener?.("change", () => this.game.view && this.render());
+    if (window.ResizeObserver) {
+      const measure = () => this.measureDock();
+      new ResizeObserver(measure).observe(this.dock);
+      new ResizeObserver(measure).observe(this.board.element);
+      window.addEventListener("resize", measure);
+    }
+  }
+
+  // The dock's height, kept free under the page's last line (--dock-h); and the room under the board at the top of
+  // the page (--dock-max), which the dock never exceeds (it scrolls within), so that it never covers the board.
+  measureDock() {
+    const style = this.root.style;
+    style.setProperty("--dock-h", `${Math.ceil(this.dock.getBoundingClientRect().height)}px`);
+    const boardBottom = this.board.element.getBoundingClientRect().bottom + window.scrollY;
+    style.setProperty("--dock-max", `${Math.max(Math.floor(window.innerHeight - boardBottom - 4), Math.round(window.innerHeight * 0.3))}px`);
+  }
+
+  // A tap or click on a route that is not offered says why (gamerefusal.js). The board calls `refuse` itself when it
+  // takes a fifth argument to setActive (the route refused); until it does, a click on an inert route is heard here.
+  listenRefusals() {
+    if (this.board.setActive.length >= 5) return;
+    this.board.svg.addEventListener("click", (e) => {
+      const route = e.target.closest?.(".route");
+      if (route && !route.classList.contains("active")) this.refuse(route.dataset.route);
+    });
   }
 
   // Links past the board (shown when focused): to the move, the market, the hand, or the final score.
@@ -117,6 +153,7 @@ class GameView {
   // chosen meanwhile) and the tickets ticked are cleared.
   moveStarted() {
     const selected = this.selected;
+    this.refusal = null;
     return () => {
       if (this.selected === selected) this.selected = null;
       this.keep = new Set();
@@ -134,18 +171,60 @@ class GameView {
   // ---- actions (the panels call these)
   play(move) { return this.game.play(move); }
 
+  // A move chosen: sent at once, or after its question is answered yes (a claim or a station always asks).
+  act(move) {
+    if (!asksFirst(move)) return this.play(move);
+    this.asking = move;
+    const question = t("game.confirm_move", { move: capitalised(moveText(move, this.ctx, this.game.view?.market)) });
+    const paying = move.type === "claim_route" || move.type === "build_station";
+    const single = paying && this.selected && this.paymentsFor(this.selected).length === 1;
+    confirmMove(question, () => { this.asking = null; this.play(move); }, () => {
+      this.asking = null;
+      if (single) this.unselect(); // the route had one way to pay: Cancel leaves it
+    });
+    return null;
+  }
+
+  // The moves that claim the route or build on the city chosen ({kind, id}), one a way of paying.
+  paymentsFor(sel) {
+    return sel.kind === "route" ? this.game.movesOf("claim_route").filter((m) => m.route === sel.id)
+      : this.game.movesOf("build_station").filter((m) => m.city === sel.id);
+  }
+
+  unselect() {
+    this.selected = null;
+    this.render();
+  }
+
+  // A route tapped or clicked that is not offered: why, in the move panel and aloud.
+  refuse(routeId) {
+    const why = routeRefusal(this.game, this.board, routeId);
+    if (!why) return;
+    this.selected = null;
+    this.game.error = "";
+    this.refusal = { route: routeId, ...why };
+    this.render();
+    const words = why.rule ? `${why.text} ${t("api.rule", { rule: why.rule, text: t(`rule.${why.rule}`) })}` : why.text;
+    this.said.textContent = ""; // the same words again are told again
+    requestAnimationFrame(() => { this.said.textContent = words; });
+  }
+
   seatAction(path, body) {
     this.drawn = false;
     return this.game.seatAction(path, body);
   }
 
   // A route or city chosen on the board or in a list: the move panel offers the ways to pay for it.
+  // One way of paying: its question at once.
   choose(kind, id) {
     this.selected = { kind, id };
     this.game.error = "";
+    this.refusal = null;
     this.render();
-    this.side.querySelector(".actions")?.scrollIntoView({ block: "nearest" });
+    if (!this.narrow.matches) this.side.querySelector(".actions")?.scrollIntoView({ block: "nearest" }); // the dock is in view
     this.side.querySelector(".actions .choices button")?.focus();
+    const ways = this.paymentsFor(this.selected);
+    if (ways.length === 1) this.act(ways[0]);
   }
 
   // ---- rendering
@@ -172,17 +251,19 @@ class GameView {
     }
     const v = this.game.view;
     const playing = v.phase !== "finished";
+    this.keepRefusal();
+    if (this.asking && !this.game.busy && !this.game.offers(this.asking)) dropQuestion(); // the game moved on
     this.drawBoard(v);
     mount(this.finalWrap, finalSection(this));
     if (this.game.status === "finished") this.rematch = this.rematch || new Rematch(this.game);
-    // What a move needs first: the choices, the market, the hand (on a phone: the hand and tickets first, right
-    // under the board). Once the game is over the market and the hands are of no more use: the final score says all.
+    // What a move needs first: the choices, the market, the hand (the dock), then the tickets. Once the game is over
+    // the market and the hands are of no more use: the final score says all.
     const seated = this.game.mySeat !== null && playing;
-    const hand = seated ? [handSection(this), ticketsSection(this)] : [];
-    const move = [moveSection(this), playing ? marketSection(this) : null];
+    mount(this.dock, moveSection(this), playing ? marketSection(this) : null, seated ? handSection(this) : null);
+    this.root.classList.toggle("docked", this.dock.childElementCount > 0);
     mount(this.side,
       this.rematch ? this.rematch.render() || this.rematch.element : null,
-      this.narrow.matches ? [hand, move] : [move, hand],
+      this.dock, seated ? ticketsSection(this) : null,
       h("section.players", {}, h("h2", {}, t("game.players")),
         playersTable(v, this.game.summary, this.game.presence, playing ? null : this.game.score)),
       h("section", {}, h("h2", {}, t("game.log")), this.logList),
@@ -192,14 +273,25 @@ class GameView {
     this.hints.decorate(this.board, this.side);
   }
 
-  // The board: owners, the routes and cities offered to claim or build on, the route chosen.
+  // The refusal shown stays true to the state drawn: told again from it, gone once the route is offered.
+  keepRefusal() {
+    if (!this.refusal) return;
+    const route = this.refusal.route;
+    const why = this.game.movesOf("claim_route").some((m) => m.route === route) ? null : routeRefusal(this.game, this.board, route);
+    this.refusal = why ? { route, ...why } : null;
+    if (!why) this.said.textContent = "";
+  }
+
+  // The board: owners, the routes and cities offered to claim or build on (a tap elsewhere on a route says why
+  // not), the route chosen, or the tunnel being decided on.
   drawBoard(v) {
     this.board.update(v.routes, v.stations);
     const claims = this.game.movesOf("claim_route");
     const stations = this.game.movesOf("build_station");
     this.board.setActive(new Set(claims.map((m) => m.route)), (route) => this.choose("route", route),
-      new Set(stations.map((m) => m.city)), (city) => this.choose("city", city));
-    this.board.select(this.selected?.kind === "route" ? this.selected.id : null);
+      new Set(stations.map((m) => m.city)), (city) => this.choose("city", city), (route) => this.refuse(route));
+    const tunnel = v.phase === "tunnel_payment" && v.tunnel ? v.tunnel.route : null;
+    this.board.select(tunnel || (this.selected?.kind === "route" ? this.selected.id : null));
   }
 
   renderOpen() {
@@ -207,6 +299,12 @@ class GameView {
     this.board.update({}, {});
     mount(this.side, openSection(this));
   }
+}
+
+// "Claim …" from "claim …": a move's words (words.js) begin a question.
+function capitalised(text) {
+  const words = String(text);
+  return words.charAt(0).toLocaleUpperCase() + words.slice(1);
 }
 
 // The control the focus is on, as a selector that finds it again after a redraw ("" for an element that has
