@@ -18,14 +18,15 @@ const MARK = {
 // other and from every colour a free route or a card shows (the card colours above and the grey route; the
 // locomotive is drawn as stripes of those card colours), for normal sight and for each colour-vision deficiency.
 // tests/server/test_palette.py reads these values and holds, after the Machado et al. (2009) simulation at severity
-// 1.0 in linear RGB (none, deuteranopia, protanopia, tritanopia), CIEDE2000 >= 20 between every two seats and
+// 1.0 in linear RGB (none, deuteranopia, protanopia, tritanopia), CIEDE2000 >= 18 between every two seats and
 // >= 12 between every seat and every card colour (the card colours themselves come within 5.4 of each other under
-// deuteranopia: blue and purple, red and green). It also holds each seat's lightness L* within 22..72 (never pale
-// like an empty space, never black), at most one seat below L* 38 (the old maroon, teal and indigo were three
+// deuteranopia: blue and purple, red and green). It also holds every two seats at least 8 apart in lightness L*
+// (told apart with no hue at all: achromatopsia, a small piece seen from afar), each seat's L* within 22..72 (never
+// pale like an empty space, never black), at most one seat below L* 38 (the old maroon, teal and indigo were three
 // near-blacks, alike at the whole board's size) and chroma >= 25 (no seat reads as a grey route). Each seat also
 // has a mark of its own (drawn on its trains and stations and beside its name), so a seat is told apart without
 // seeing hue. SEAT_INK is the mark's colour on that fill. Seats 0 and 1 (every table has them) lie farthest apart.
-export const SEAT_FILL = ["#0a2896", "#3fc875", "#9f3952", "#aca3ff", "#aa7896"];
+export const SEAT_FILL = ["#0a2896", "#3fc875", "#9f3952", "#9a8fed", "#ad7590"];
 // A seat's colour and mark in words, in the reader's language (colour.seat.N, colour.mark.N: navy, circle...).
 export const seatColourName = (seat) => t(`colour.seat.${seat}`);
 export const seatMarkName = (seat) => t(`colour.mark.${seat}`);

@@ -5,9 +5,9 @@ The colours are read from colours.js itself. Each is simulated with the matrices
 (2009), "A physiologically-based model for simulation of color vision deficiency", at severity 1.0, applied in
 linear RGB (as Chromium's emulation of vision deficiencies does), clipped to the gamut, then compared in CIELAB
 (D65) by CIEDE2000 (Sharma, Wu and Dalal 2005, whose test pairs check the formula here). The thresholds are the ones
-colours.js states: every two seats >= 20, every seat and every card colour >= 12, and the shape of the palette
-(lightness, at most one dark seat, chroma) that keeps a claimed route from reading as an empty space, a black route
-or a grey one."""
+colours.js states: every two seats >= 18, every seat and every card colour >= 12; every two seats 8 apart in
+lightness (told apart with no hue: achromatopsia); and the shape of the palette (lightness, at most one dark seat,
+chroma) that keeps a claimed route from reading as an empty space, a black route or a grey one."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 
 COLOURS_JS = Path(__file__).resolve().parents[2] / "frontend" / "colours.js"
-SEATS_APART = 20.0  # CIEDE2000 between every two seat colours, under every vision below
+SEATS_APART = 18.0  # CIEDE2000 between every two seat colours, under every vision below
 FROM_CARDS = 12.0  # CIEDE2000 between every seat colour and every card colour, under every vision below
 LIGHTNESS = (22.0, 72.0)  # L* of a seat colour (normal sight): never as pale as an empty space, never black
 DARK = 38.0  # at most one seat darker than this L*
+LIGHTER = 8.0  # L* between every two seats (normal sight): apart with no hue at all
 CHROMA = 25.0  # a seat colour's C*ab: never grey
 
 Lab = tuple[float, float, float]
@@ -150,3 +151,9 @@ def test_no_seat_is_pale_black_or_grey_and_at_most_one_is_dark() -> None:
         assert math.hypot(a, b) >= CHROMA, (seat, round(math.hypot(a, b), 1))
     dark = [seat for seat, (lightness, _, _) in looks.items() if lightness < DARK]
     assert len(dark) <= 1, dark
+
+
+def test_every_two_seats_differ_in_lightness_so_that_they_part_with_no_hue_at_all() -> None:
+    lightness = {seat: lab(seat, "normal")[0] for seat in SEATS}
+    for a, b in itertools.combinations(SEATS, 2):
+        assert abs(lightness[a] - lightness[b]) >= LIGHTER, (a, b, round(lightness[a], 1), round(lightness[b], 1))
