@@ -60,7 +60,6 @@ class GameView {
     this.board = createBoard(this.map);
     this.board.tickets = Object.fromEntries(this.map.tickets.map((tk) => [tk.id, tk]));
     this.layout();
-    this.listenRefusals();
     this.startChat(summary);
     requestAnimationFrame(() => this.board.fitScreen());
     await this.game.start();
@@ -117,16 +116,6 @@ class GameView {
     style.setProperty("--dock-h", `${Math.ceil(this.dock.getBoundingClientRect().height)}px`);
     const boardBottom = this.board.element.getBoundingClientRect().bottom + window.scrollY;
     style.setProperty("--dock-max", `${Math.max(Math.floor(window.innerHeight - boardBottom - 4), Math.round(window.innerHeight * 0.3))}px`);
-  }
-
-  // A tap or click on a route that is not offered says why (gamerefusal.js). The board calls `refuse` itself when it
-  // takes a fifth argument to setActive (the route refused); until it does, a click on an inert route is heard here.
-  listenRefusals() {
-    if (this.board.setActive.length >= 5) return;
-    this.board.svg.addEventListener("click", (e) => {
-      const route = e.target.closest?.(".route");
-      if (route && !route.classList.contains("active")) this.refuse(route.dataset.route);
-    });
   }
 
   // Links past the board (shown when focused): to the move, the market, the hand, or the final score.
@@ -214,8 +203,8 @@ class GameView {
     return this.game.seatAction(path, body);
   }
 
-  // A route or city chosen on the board or in a list: the move panel offers the ways to pay for it.
-  // One way of paying: its question at once.
+  // A route or city chosen on the board or in a list: the move panel offers the ways to pay for it; when there is
+  // one way of paying, its question comes at once.
   choose(kind, id) {
     this.selected = { kind, id };
     this.game.error = "";

@@ -225,6 +225,17 @@ def test_a_whole_game_on_a_phone_by_taps_lands_every_claim(contexts, base_url, a
     expect(refusal).to_contain_text("Rule E-SET-2: ")
     expect(page.locator("[data-said]")).to_contain_text("Choose the destination tickets to keep first.")
     table.shot("refusal")
+    # Nothing stays behind the strip: scrolled to the end, the page's last line is above it.
+    last, strip = page.evaluate(
+        """() => {
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          const last = document.querySelector('div.game').lastElementChild.getBoundingClientRect().bottom;
+          return [last, document.querySelector('.dock').getBoundingClientRect().top];
+        }"""
+    )
+    page.screenshot(path=artifacts / "phone-scrolled-to-the-end.png")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    assert last <= strip + 0.5, (last, strip)
     table.keep_tickets()
 
     while True:
