@@ -71,7 +71,7 @@ def test_a_session_the_server_no_longer_takes_leaves_the_pages_readable_and_says
     expect(page.locator(".session-notice")).to_contain_text(f"Your session as {name} has expired")
     expect(page.locator("#who")).to_have_text("Sign in")
     expect(page.locator(".status-bar")).to_contain_text("Watching")  # the public board, as anyone sees it
-    expect(page.locator(".conn")).to_have_text("live")
+    expect(page.locator(".conn")).to_have_attribute("data-online", "true")  # its socket open: the game heard live
     expect(page.locator("section.hand")).to_have_count(0)
     page.locator(".session-notice").get_by_role("link", name="Sign in again").click()
     page.wait_for_url("**/signin?next=*")
