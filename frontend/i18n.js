@@ -8,6 +8,11 @@
 //   tn("cards", 3)                           → "3 cards"            (the plural form Intl.PluralRules picks; {count})
 //   tParts("lobby.sign_in_first", { signin: h("a", …) }) → ["", <a>, " to create or join a game."] (for h())
 //   number(1234.5), date(iso), relativeTime(iso)           (Intl, in the page's language)
+//   t("move.claim", { cards: joined([counted("colour.count.red", 1)], " + ") }) → Czech "… za 1 červenou"
+//
+// A message may hold ICU-style choices (catalogue.js): {level, select, greedy {Chamtivý bot} other {…}},
+// {n, plural, one {# karta} other {# karet}}, and {cards:acc}, a counted value in the case the sentence needs
+// (the catalogue's "colour.count.red:acc" entry where the language has one).
 //
 // A key the catalogue lacks falls back to English, then to the key itself. A plural entry is an object keyed by
 // the language's CLDR categories (one, few, many, other: tests/server/test_i18n.py checks each catalogue has
@@ -20,7 +25,7 @@ import { get, patch, session } from "./api.js";
 import { readCatalogue } from "./catalogue.js";
 
 // The words themselves (catalogue.js), for every module that draws.
-export { date, language, number, relativeTime, t, tn, tParts } from "./catalogue.js";
+export { counted, date, joined, language, number, relativeTime, t, tn, tParts } from "./catalogue.js";
 
 // Each language by its own name, as the selector shows it.
 export const LANGUAGES = [["en", "English"], ["cs", "Čeština"], ["ro", "Română"], ["pl", "Polski"], ["hu", "Magyar"], ["fi", "Suomi"]];

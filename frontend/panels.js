@@ -12,13 +12,36 @@ export function seatSwatch(seat) {
     s("svg", { viewBox: "-6 -6 12 12", "aria-hidden": "true" }, s("path", { d: SEAT_MARK[seat], fill: SEAT_INK[seat] })));
 }
 
+// The room a card's label has (the card's width, 4.5em in cards.css, less its padding and border), in the card's
+// em; the label's letters at most LARGEST and, on one line, at least SMALLEST of it.
+const LABEL_ROOM = 4.0;
+const LARGEST = 0.92;
+const SMALLEST = 0.74;
+let ruler = null;
+
+// The label's size (in the card's em) that fits its card: measured in the label's own font on a canvas (no layout
+// needed). A name too long for one line at SMALLEST ("pomarańczowy") breaks at the soft hyphens its catalogue
+// entry carries (poma­rań­czowy), each piece then fitting.
+function labelSize(name) {
+  if (!ruler) {
+    ruler = document.createElement("canvas").getContext("2d");
+    ruler.font = `600 100px ${getComputedStyle(document.body).fontFamily}`;
+  }
+  const width = (text) => ruler.measureText(text).width / 100 + 0.16; // em, with the label's padding
+  const whole = LABEL_ROOM / width(name.replaceAll("\u00ad", ""));
+  if (whole >= SMALLEST) return Math.min(LARGEST, whole);
+  const pieces = name.split(/[\u00ad ]/);
+  const widest = Math.max(...pieces.map((piece, i) => width(i < pieces.length - 1 ? `${piece}-` : piece)));
+  return Math.min(SMALLEST, LABEL_ROOM / widest);
+}
+
 // A card: its colour's pattern, its name and (in a hand) how many.
 export function cardFace(colour, count, { button = false, label, onclick, disabled, ...data } = {}) {
   const fill = h("span.swatch-fill", {});
-  // The card's short name; a long one (Finnish "keltainen") in smaller letters, so that it fits the card.
+  // The card's short name, in letters as large as fit the card.
   const name = colour === "locomotive" ? t("colour.loco") : t(`colour.short.${colour}`);
   const nameTag = h("span.label", {}, name);
-  if (name.length > 7) nameTag.style.fontSize = `${(0.92 * 7 / name.length).toFixed(2)}em`;
+  nameTag.style.fontSize = `${labelSize(name).toFixed(3)}em`;
   const children = [fill, count ? h("span.count", {}, count) : null, nameTag];
   const attrs = { ...data, title: colourName(colour), "data-colour": colour };
   const el = button
@@ -33,6 +56,15 @@ export function seatClock(deadline) {
   return h("span.seat-clock", { "data-deadline": deadline, "data-format": "short" }, timeLeftText(deadline));
 }
 
+// A column's heading in the players' table: its short word (Hungarian "Kocsik" for "Vonatkocsik"), so that the
+// table fits a side column or a phone, the full word in its title and for screen readers.
+function heading(key) {
+  const full = t(`panel.${key}`);
+  const short = key === "player" ? full : t(`panel.short.${key}`);
+  return short === full ? h("th", { scope: "col" }, full)
+    : h("th", { scope: "col", "aria-label": full }, h("abbr", { title: full }, short));
+}
+
 // `score` (GET /score), once the game is scored: its totals stand in the score column, where the view's running
 // score (routes only) would contradict the final score beside it.
 export function playersTable(view, summary, presence, score = null) {
@@ -40,16 +72,16 @@ export function playersTable(view, summary, presence, score = null) {
   const banks = view.banks && typeof view.banks === "object" ? view.banks : null; // daily games: each seat's bank
   const totals = score ? Object.fromEntries(score.scores.map((x) => [x.seat, x.total])) : null;
   const finished = view.phase === "finished";
-  const titles = ["player", totals ? "total" : "score", "trains", "cards", "tickets", stations ? "stations" : null, banks ? "bank" : null]
-    .filter(Boolean).map((key) => t(`panel.${key}`));
+  const columns = ["player", totals ? "total" : "score", "trains", "cards", "tickets", stations ? "stations" : null, banks ? "bank" : null]
+    .filter(Boolean);
   return h("div.table-scroll", {}, h("table.players", {},
-    h("thead", {}, h("tr", {}, titles.map((title) => h("th", {}, title)))),
+    h("thead", {}, h("tr", {}, columns.map(heading))),
     h("tbody", {}, view.players.map((p) => {
       const seat = summary.seats[p.seat];
       const deciding = !finished && (view.deciding_seats || [view.current_seat]).includes(p.seat);
       return h(`tr${deciding ? ".current" : ""}`, { "data-seat": p.seat },
         h(`td${presence.includes(p.seat) ? ".present" : ""}`, { title: presence.includes(p.seat) ? t("panel.connected") : "" },
-          seatSwatch(p.seat), seatName(seat, summary.seats), view.your_seat === p.seat ? ` ${t("panel.you")}` : "",
+          seatSwatch(p.seat), h("span.seat-name", {}, seatName(seat, summary.seats)), view.your_seat === p.seat ? ` ${t("panel.you")}` : "",
           seat?.hints ? h("span.hints-used", { "data-hints": seat.hints }, ` · ${tn("panel.hints", seat.hints)}`) : null,
           deciding ? h("span.deciding", { title: t("panel.deciding") }, " ▶") : null,
           deciding && view.deadline ? seatClock(view.deadline) : null),

@@ -1,13 +1,17 @@
 // The game's events told in words ("Ann claimed Paris – Wien (4 orange)", "greedy bot drew two cards"), in the
 // reader's language (the log.* entries of the catalogue). City names are the board's own, never translated.
-import { aCard, cardsText, colourName, seatColourName } from "./colours.js";
-import { language, t, tn } from "./i18n.js";
+import { aCard, colourName, seatColourName } from "./colours.js";
+import { counted, joined, language, t, tn } from "./i18n.js";
 
 export const BOT_LEVELS = ["random", "greedy", "strong"];
 
+// A bot by its level, in the reader's language ("greedy bot", "Chamtivý bot"): the catalogue's user.bot chooses
+// the name by the level the server sends ("random", "greedy", "strong"), and keeps a level it does not know.
+export const botName = (level) => t("user.bot", { level });
+
 function ownName(seat) {
   if (seat.username) return seat.username;
-  if (seat.bot) return t("user.bot", { level: seat.bot });
+  if (seat.bot) return botName(seat.bot);
   return t("log.seat", { n: seat.seat + 1 });
 }
 
@@ -26,17 +30,24 @@ export function ticketText(ticket, cities) {
 
 // A small count as the language writes it in a sentence ("two" in English), for a plural entry: the entry's form
 // is chosen by the number, its {count} filled with the word.
-function counted(n) {
+function smallCount(n) {
   const word = t("log.small_numbers").split("|")[n];
   return { valueOf: () => n, toString: () => word || String(n) };
 }
-const tc = (key, n, params) => t(key, { ...params, count: counted(n) });
+const tc = (key, n, params) => t(key, { ...params, count: smallCount(n) });
 
 // A list of names or colours joined the language's way: "red, blue", "ann and bob".
 export const listText = (items) => (items.length > 1
   ? t("log.and", { a: items.slice(0, -1).join(", "), b: items[items.length - 1] }) : items.join(""));
 
 export const colourList = (cards) => [].concat(cards || []).map(colourName).join(", ");
+
+// "3 red + 1 locomotive" from {red: 3, locomotive: 1} or [["red", 3], ...], as a value a message may put in the
+// case its sentence needs: "za {cards:acc}" reads "za 1 fialovou + 2 lokomotivy" in Czech.
+export function cardsWords(cards) {
+  const pairs = (Array.isArray(cards) ? cards : Object.entries(cards || {})).filter(([, n]) => n > 0);
+  return pairs.length ? joined(pairs.map(([colour, n]) => counted(`colour.count.${colour}`, n)), " + ") : t("colour.nothing");
+}
 
 // "4 red": a route's length and colour.
 export const routeKind = (r) => t("log.route_kind", { length: r.length, colour: colourName(r.color) });
@@ -53,7 +64,7 @@ export function eventText(event, ctx) {
   };
   switch (event.type) {
     case "game_started": return t("log.game_started");
-    case "cards_dealt": return d.cards ? t("log.cards_dealt", { who, cards: cardsText(countOf(d.cards)) }) : tc("log.cards_dealt_hidden", 4, { who });
+    case "cards_dealt": return d.cards ? t("log.cards_dealt", { who, cards: cardsWords(countOf(d.cards)) }) : tc("log.cards_dealt_hidden", 4, { who });
     case "market_revealed":
       if (!d.cards) return null;
       return t(d.slots && d.slots.length < 5 ? "log.market_turned" : "log.market_face_up", { cards: colourList(d.cards) });
@@ -66,12 +77,12 @@ export function eventText(event, ctx) {
     case "card_drawn": return t("log.draw_line", { who, what: drawWords([d]) });
     case "route_claimed": {
       const r = ctx.board.routes[d.route];
-      return tn("log.claimed", d.points, { who, route: route(d.route), kind: r ? routeKind(r) : "?", cards: cardsText(d.cards) });
+      return tn("log.claimed", d.points, { who, route: route(d.route), kind: r ? routeKind(r) : "?", cards: cardsWords(d.cards) });
     }
     case "tunnel_revealed":
       return tn("log.tunnel_revealed", d.extra, { who, route: route(d.route), cards: colourList(d.revealed) || t("colour.nothing") });
     case "tunnel_declined": return t("log.tunnel_declined", { who, route: route(d.route) });
-    case "station_built": return t("log.station_built", { who, city: city(d.city), cards: cardsText(d.cards) });
+    case "station_built": return t("log.station_built", { who, city: city(d.city), cards: cardsWords(d.cards) });
     case "turn_passed": return t("log.passed", { who });
     case "last_round_started": return t("log.last_round", { who });
     case "game_ended": return t({ last_round: "log.game_over_last_round", no_moves: "log.game_over_no_moves" }[d.reason] || "log.game_over");
@@ -97,16 +108,16 @@ export function moveText(move, ctx, market = null) {
   switch (move?.type) {
     case "claim_route": {
       const r = ctx.board.routes[move.route];
-      return t("move.claim", { route: r ? `${city(r.a)} – ${city(r.b)}` : move.route, kind: r ? routeKind(r) : "?", cards: cardsText(move.cards) });
+      return t("move.claim", { route: r ? `${city(r.a)} – ${city(r.b)}` : move.route, kind: r ? routeKind(r) : "?", cards: cardsWords(move.cards) });
     }
-    case "build_station": return t("move.station", { city: city(move.city), cards: cardsText(move.cards) });
+    case "build_station": return t("move.station", { city: city(move.city), cards: cardsWords(move.cards) });
     case "draw_card":
       if (move.source === "deck") return t("move.deck");
       return market?.[move.index] ? t("move.market", { card: aCard(market[move.index]) }) : t("move.market_slot", { n: move.index + 1 });
     case "draw_tickets": return t("move.draw_tickets");
     case "keep_tickets": return t("move.keep", { tickets: listText((move.tickets || []).map((id) =>
       (ctx.board.tickets?.[id] ? ticketText(ctx.board.tickets[id], ctx.board.cities) : id))) });
-    case "pay_tunnel": return t("move.pay_tunnel", { cards: cardsText(move.cards) });
+    case "pay_tunnel": return t("move.pay_tunnel", { cards: cardsWords(move.cards) });
     case "decline_tunnel": return t("move.decline_tunnel");
     default: return move?.type || "?";
   }

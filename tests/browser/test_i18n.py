@@ -43,9 +43,16 @@ FORMS = {
 }
 LOCALE_OF = {"cs": "cs-CZ", "pl": "pl-PL", "ro": "ro-RO"}
 
+# A client module as the page loaded it: under the hashed name its preloads list (the plain name would load a second
+# copy of the module, which has read no catalogue).
+MODULE = r"""const module = (name) => import([...document.querySelectorAll("link[rel=modulepreload], script[type=module]")]
+    .map((link) => link.href || link.src).find((url) => new RegExp(`/static/${name}(\\.[0-9a-f]+)?\\.js$`).test(url))
+    || `/static/${name}.js`);"""
+
 # tn() of each key for each count, as the page computes it (the page's own i18n.js module, already loaded).
 PLURALS_IN_PAGE = """async ([keys, counts]) => {
-  const { tn, language } = await import("/static/i18n.js");
+  """ + MODULE + """
+  const { tn, language } = await module("i18n");
   return { language: language(), forms: Object.fromEntries(keys.map((k) => [k, counts.map((n) => tn(k, n))])) };
 }"""
 
@@ -64,6 +71,95 @@ def test_the_page_picks_each_languages_plural_forms(contexts, base_url, language
     said = page.evaluate(PLURALS_IN_PAGE, [list(FORMS[language]), COUNTS])
     assert said["language"] == language
     assert said["forms"] == FORMS[language]
+    assert not errors, errors
+
+
+# A move and a claim told with cards counted: the colour takes the case the sentence needs after the number, as a
+# speaker writes it (Czech and Polish "za" with the accusative: 1 fialovou, 2 fialové, 5 fialových; Finnish an
+# imperative's object in the nominative, 1 violetti, 2 violettia, a past verb's in the accusative, 1 violetin;
+# Hungarian a singular noun after any number). Each line is [cards, the move in words].
+R = "Berlin \u2013 Wien"
+CLAIMS: dict[str, list[tuple[dict[str, int], str]]] = {
+    "en": [({"purple": 1}, f"claim {R} (4 purple) with 1 purple"), ({"purple": 2}, f"claim {R} (4 purple) with 2 purple"),
+           ({"purple": 5}, f"claim {R} (4 purple) with 5 purple"),
+           ({"locomotive": 1}, f"claim {R} (4 purple) with 1 locomotive"),
+           ({"locomotive": 2}, f"claim {R} (4 purple) with 2 locomotives"),
+           ({"purple": 3, "locomotive": 1}, f"claim {R} (4 purple) with 3 purple + 1 locomotive")],
+    "cs": [({"purple": 1}, f"zabrat trať {R} (4, fialová) za 1 fialovou"),
+           ({"purple": 2}, f"zabrat trať {R} (4, fialová) za 2 fialové"),
+           ({"purple": 5}, f"zabrat trať {R} (4, fialová) za 5 fialových"),
+           ({"purple": 21}, f"zabrat trať {R} (4, fialová) za 21 fialových"),
+           ({"purple": 22}, f"zabrat trať {R} (4, fialová) za 22 fialových"),
+           ({"locomotive": 1}, f"zabrat trať {R} (4, fialová) za 1 lokomotivu"),
+           ({"locomotive": 2}, f"zabrat trať {R} (4, fialová) za 2 lokomotivy"),
+           ({"locomotive": 5}, f"zabrat trať {R} (4, fialová) za 5 lokomotiv"),
+           ({"purple": 3, "locomotive": 1}, f"zabrat trať {R} (4, fialová) za 3 fialové + 1 lokomotivu")],
+    "pl": [({"purple": 1}, f"zbuduj trasę {R} (4, fioletowy) za 1 fioletową"),
+           ({"purple": 2}, f"zbuduj trasę {R} (4, fioletowy) za 2 fioletowe"),
+           ({"purple": 5}, f"zbuduj trasę {R} (4, fioletowy) za 5 fioletowych"),
+           ({"purple": 21}, f"zbuduj trasę {R} (4, fioletowy) za 21 fioletowych"),
+           ({"purple": 22}, f"zbuduj trasę {R} (4, fioletowy) za 22 fioletowe"),
+           ({"locomotive": 1}, f"zbuduj trasę {R} (4, fioletowy) za 1 lokomotywę"),
+           ({"locomotive": 2}, f"zbuduj trasę {R} (4, fioletowy) za 2 lokomotywy"),
+           ({"locomotive": 5}, f"zbuduj trasę {R} (4, fioletowy) za 5 lokomotyw"),
+           ({"blue": 1, "locomotive": 3}, f"zbuduj trasę {R} (4, fioletowy) za 1 niebieską + 3 lokomotywy")],
+    "ro": [({"red": 1}, f"revendică {R} (4, mov) cu 1 roșie"), ({"red": 2}, f"revendică {R} (4, mov) cu 2 roșii"),
+           ({"red": 5}, f"revendică {R} (4, mov) cu 5 roșii"), ({"red": 21}, f"revendică {R} (4, mov) cu 21 de roșii"),
+           ({"locomotive": 1}, f"revendică {R} (4, mov) cu 1 locomotivă"),
+           ({"locomotive": 2}, f"revendică {R} (4, mov) cu 2 locomotive"),
+           ({"purple": 20}, f"revendică {R} (4, mov) cu 20 de mov")],
+    "hu": [({"purple": 1}, f"megszerezni ezt: {R} (4, lila), fizetés: 1 lila"),
+           ({"purple": 2}, f"megszerezni ezt: {R} (4, lila), fizetés: 2 lila"),
+           ({"purple": 5}, f"megszerezni ezt: {R} (4, lila), fizetés: 5 lila"),
+           ({"locomotive": 5}, f"megszerezni ezt: {R} (4, lila), fizetés: 5 mozdony")],
+    "fi": [({"purple": 1}, f"rakenna reitti {R} (4, violetti) ja maksa 1 violetti"),
+           ({"purple": 2}, f"rakenna reitti {R} (4, violetti) ja maksa 2 violettia"),
+           ({"purple": 5}, f"rakenna reitti {R} (4, violetti) ja maksa 5 violettia"),
+           ({"purple": 21}, f"rakenna reitti {R} (4, violetti) ja maksa 21 violettia"),
+           ({"locomotive": 1}, f"rakenna reitti {R} (4, violetti) ja maksa 1 veturi"),
+           ({"locomotive": 2}, f"rakenna reitti {R} (4, violetti) ja maksa 2 veturia")],
+}
+# The log's line for a claim of 3 purple and 1 locomotive (7 points), a bot's name, and a resignation.
+TOLD = {
+    "en": [f"ada claimed {R} (4 purple) with 3 purple + 1 locomotive, 7 points.", "greedy bot",
+           "ada resigned; the strong bot plays the seat."],
+    "cs": [f"ada zabírá trať {R} (4, fialová) za 3 fialové + 1 lokomotivu, 7 bodů.", "Chamtivý bot",
+           "ada vzdává hru; místo dál hraje silný bot."],
+    "pl": [f"ada buduje trasę {R} (4, fioletowy) za 3 fioletowe + 1 lokomotywę, 7 punktów.", "Chciwy bot",
+           "ada poddaje grę; miejsce przejmuje silny bot."],
+    "ro": [f"ada a revendicat ruta {R} (4, mov) cu 3 mov + 1 locomotivă, 7 puncte.", "Bot lacom",
+           "ada a abandonat; botul puternic joacă în locul lui."],
+    "hu": [f"ada megszerezte: {R} (4, lila), fizetett: 3 lila + 1 mozdony, 7 pont.", "Mohó bot",
+           "ada feladta a játékot; a helyét az erős bot vette át."],
+    "fi": [f"ada rakensi reitin {R} (4, violetti) ja maksoi 3 violettia + 1 veturin, 7 pistettä.", "Ahne botti",
+           "ada luovutti; paikkaa pelaa nyt vahva botti."],
+}
+CLAIMS_IN_PAGE = """async ([code, hands]) => {
+  """ + MODULE + """
+  const { readCatalogue } = await module("catalogue");
+  const { eventText, moveText, seatName } = await module("words");
+  await readCatalogue(code);
+  const board = { cities: { b: { name: "Berlin" }, w: { name: "Wien" } },
+    routes: { r: { a: "b", b: "w", length: 4, color: "purple" } } };
+  const seats = [{ seat: 0, username: "ada", bot: null }, { seat: 1, username: null, bot: "greedy" }];
+  const ctx = { board, seats };
+  const claimed = { seat: 0, route: "r", cards: { purple: 3, locomotive: 1 }, points: 7 };
+  return {
+    moves: hands.map((cards) => moveText({ type: "claim_route", route: "r", cards }, ctx)),
+    told: [eventText({ type: "route_claimed", data: claimed }, ctx), seatName(seats[1]),
+      eventText({ type: "seat_resigned", data: { seat: 0, bot: "strong" } }, ctx)],
+  };
+}"""
+
+
+def test_cards_after_a_number_take_the_case_the_sentence_needs_and_bots_have_names(contexts, base_url):
+    page = contexts(locale="en-US").new_page()
+    errors = page_errors(page)
+    opened(page, base_url, "en")
+    for code, claims in CLAIMS.items():
+        said = page.evaluate(CLAIMS_IN_PAGE, [code, [cards for cards, _ in claims]])
+        assert said["moves"] == [text for _, text in claims], code
+        assert said["told"] == TOLD[code], code
     assert not errors, errors
 
 
@@ -145,7 +241,8 @@ def test_a_signed_out_visitor_whose_browser_asks_for_czech_gets_czech(contexts, 
     expect(page.locator("header.top select[name=language]")).to_have_value("cs")
     expect(page.locator(".games-open h2")).to_contain_text("Otevřené hry")
     formatted = page.evaluate("""async () => {
-      const { number, date, relativeTime, t, tParts } = await import("/static/i18n.js");
+      """ + MODULE + """
+      const { number, date, relativeTime, t, tParts } = await module("i18n");
       const link = document.createElement("a");
       return [number(1234.5), date("2026-11-26T10:00:00Z", { dateStyle: "long", timeZone: "UTC" }),
         relativeTime(Date.now() + 3 * 3600 * 1000 + 5000), relativeTime(Date.now() - 86400 * 1000),
@@ -234,7 +331,8 @@ RETOLD = {
 
 # An API refusal as the page tells it: a move the rules refuse (its rule explained), and a common code.
 REFUSALS = """async () => {
-  const { ApiError } = await import("/static/api.js");
+  """ + MODULE + """
+  const { ApiError } = await module("api");
   return [new ApiError(400, { code: "illegal_move", detail: "route taken", rule: "C-DBL-1" }).text,
     new ApiError(403, { code: "not_your_turn", detail: "it is not your turn", rule: "C-TRN-1" }).text,
     new ApiError(409, { code: "something_new", detail: "a new refusal" }).text];

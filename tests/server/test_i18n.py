@@ -37,7 +37,6 @@ CHAT_KEYS = [
     "chat.send", "chat.placeholder", "chat.report", "chat.mute", "chat.unmute", "chat.hidden", "chat.spectators",
     "chat.table", "chat.rate_limited", "chat.too_long",
 ]
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def catalogue(language: str) -> dict[str, Any]:
@@ -51,12 +50,114 @@ def rule_ids() -> list[str]:
 # The web client's catalogues
 
 
+# A message's arguments, read as frontend/catalogue.js reads them (a small part of ICU MessageFormat): {name},
+# {name:case}, {name, select|plural, key {text} ... other {text}}; any other braces are text.
+ARGUMENT = re.compile(r"\{\s*(\w+)(?::(\w+))?\s*\}")
+CHOICE = re.compile(r"\{\s*(\w+)\s*,\s*(select|plural)\s*,")
+BRANCH = re.compile(r"\s*(=\d+|\w+)\s*\{")
+CASE_KEY = re.compile(r"^(.+):([a-z]+)$")  # "colour.count.red:acc": a case of "colour.count.red"
+
+
+def parsed(text: str, at: int = 0, in_branch: bool = False) -> tuple[list[Any], int]:
+    """The parts of `text` from `at` to an unmatched "}" inside a branch (or its end): strings and argument dicts."""
+    parts: list[Any] = []
+    while at < len(text):
+        if text[at] == "}" and in_branch:
+            break
+        if text[at] == "{" and (found := argument(text, at)):
+            parts.append(found[0])
+            at = found[1]
+            continue
+        parts.append(text[at])
+        at += 1
+    return parts, at
+
+
+def argument(text: str, at: int) -> tuple[dict[str, Any], int] | None:
+    if simple := ARGUMENT.match(text, at):
+        return {"name": simple[1], "case": simple[2]}, simple.end()
+    choice = CHOICE.match(text, at)
+    if not choice:
+        return None
+    node: dict[str, Any] = {"name": choice[1], "type": choice[2], "branches": {}}
+    at = choice.end()
+    while True:
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if at < len(text) and text[at] == "}":
+            return (node, at + 1) if node["branches"] else None
+        branch = BRANCH.match(text, at)
+        if not branch:
+            return None
+        parts, end = parsed(text, branch.end(), in_branch=True)
+        if end >= len(text) or text[end] != "}":
+            return None
+        node["branches"][branch[1]] = parts
+        at = end + 1
+
+
+def arguments(text: str) -> set[str]:
+    """The names a message's arguments take (a choice's own and those in its branches)."""
+    names: set[str] = set()
+
+    def walk(parts: list[Any]) -> None:
+        for part in parts:
+            if isinstance(part, dict):
+                names.add(part["name"])
+                for branch in part.get("branches", {}).values():
+                    walk(branch)
+
+    walk(parsed(text)[0])
+    return names
+
+
+def choices(text: str) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+
+    def walk(parts: list[Any]) -> None:
+        for part in parts:
+            if isinstance(part, dict) and "branches" in part:
+                found.append(part)
+                for branch in part["branches"].values():
+                    walk(branch)
+
+    walk(parsed(text)[0])
+    return found
+
+
+def forms_of(value: Any) -> list[str]:
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
 def test_every_catalogue_has_exactly_the_keys_of_english() -> None:
+    """Besides English's keys, a language may hold a case of one of them ("colour.count.red:acc", the counted
+    colour as the object of a verb or after "za"), where its case differs from the entry's own."""
     english = catalogue("en")
     for language in LANGUAGES[1:]:
         words = catalogue(language)
+        cases = {key for key in words if CASE_KEY.match(key)}
         assert sorted(english.keys() - words.keys()) == [], f"{language}.json lacks these keys"
-        assert sorted(words.keys() - english.keys()) == [], f"{language}.json has keys en.json lacks"
+        assert sorted(words.keys() - english.keys() - cases) == [], f"{language}.json has keys en.json lacks"
+        for key in cases:
+            base = CASE_KEY.match(key)[1]  # type: ignore[index]
+            assert base in english, f"{language}: {key} is the case of no key"
+            assert type(words[key]) is type(english[base]), f"{language}: {key} is not shaped as {base}"
+    assert not [key for key in catalogue("en") if CASE_KEY.match(key)], "English has no cases of its own"
+
+
+def test_every_message_reads_as_the_client_reads_it() -> None:
+    """A choice has an "other" branch (a value the catalogue does not name still reads), a select chooses by the
+    values the client sends (a bot's level), and a {name:case} names a case some catalogue holds."""
+    cases = {CASE_KEY.match(key)[2] for language in LANGUAGES for key in catalogue(language) if CASE_KEY.match(key)}  # type: ignore[index]
+    for language in LANGUAGES:
+        for key, value in catalogue(language).items():
+            for text in forms_of(value):
+                for choice in choices(text):
+                    assert "other" in choice["branches"], f"{language}: {key}: a {choice['type']} with no other"
+                    if choice["type"] == "select" and choice["name"] in ("level", "bot"):
+                        assert set(choice["branches"]) == {"random", "greedy", "strong", "other"}, f"{language}: {key}"
+                asked = re.findall(r"\{\s*\w+:(\w+)\s*\}", text)
+                assert set(asked) <= cases, f"{language}: {key} asks for a case no catalogue has: {asked}"
 
 
 # A key the client names: a quoted literal ("chat.send", "cards"), or the fixed part of one it builds (`rule.${id}`).
@@ -72,6 +173,7 @@ def test_every_key_of_the_catalogues_is_used_by_the_client() -> None:
     named = set(KEY_LITERAL.findall(source)) | set(re.findall(r'data-i18n="([^"]+)"', source))
     prefixes = tuple(set(KEY_PREFIX.findall(source)))
     unused = sorted(key for key in catalogue("en") if key not in named and not key.startswith(prefixes))
+    # A case of a key ("colour.count.red:acc") is read by catalogue.js's counted() when a message asks for it.
     assert not unused, f"keys no client module uses: {unused}"
 
 
@@ -107,19 +209,23 @@ def test_plural_entries_have_exactly_the_categories_of_each_language() -> None:
             assert isinstance(words[key], dict), f"{language}: {key} is not a plural entry"
             assert set(words[key]) == PLURAL_CATEGORIES[language], f"{language}: {key} has {sorted(words[key])}"
             assert all("{count}" in form for form in words[key].values()), f"{language}: {key}"
-        assert [key for key, value in words.items() if isinstance(value, dict) and key not in plurals] == [], language
+        cases = [key for key in words if CASE_KEY.match(key) and isinstance(words[key], dict)]
+        for key in cases:
+            assert set(words[key]) == PLURAL_CATEGORIES[language], f"{language}: {key} has {sorted(words[key])}"
+        others = [key for key, value in words.items() if isinstance(value, dict) and key not in plurals + cases]
+        assert others == [], language
 
 
 def test_every_translation_fills_the_placeholders_english_has() -> None:
     english = catalogue("en")
     for language in LANGUAGES[1:]:
         words = catalogue(language)
-        for key, value in english.items():
-            wanted = set(PLACEHOLDER.findall(json.dumps(value)))
-            forms = words[key].values() if isinstance(words[key], dict) else [words[key]]
-            for form in forms:
+        for key, value in words.items():
+            base = CASE_KEY.match(key)[1] if CASE_KEY.match(key) else key  # type: ignore[index]
+            wanted = set().union(*(arguments(form) for form in forms_of(english[base])))
+            for form in forms_of(value):
                 assert isinstance(form, str) and form.strip(), f"{language}: {key}"
-                assert set(PLACEHOLDER.findall(form)) == wanted, f"{language}: {key}: {form!r}"
+                assert arguments(form) == wanted, f"{language}: {key}: {form!r}"
 
 
 # The e-mails' catalogues
