@@ -19,7 +19,7 @@ function drawRoute(route, cities, offset) {
   const classes = ["route", route.tunnel && "tunnel", route.ferry_locomotives && "ferry"].filter(Boolean).join(".");
   return s(`g.${classes}`, {
     "data-route": route.id, "data-color": route.color, "data-length": route.length,
-    "aria-label": routeTitle(route, cities), style: `--edge: ${EDGE[route.color] || "#333"}`,
+    role: "img", "aria-label": routeTitle(route, cities), style: `--edge: ${EDGE[route.color] || "#333"}`,
   },
   s("title", { text: routeTitle(route, cities) }),
   cars.map((car, i) => {
@@ -52,7 +52,7 @@ function drawHalo(route, cities, offset) {
 }
 
 function drawCity(city) {
-  return s("g.city", { "data-city": city.id, "aria-label": city.name },
+  return s("g.city", { "data-city": city.id, role: "img", "aria-label": city.name },
     s("circle.halo", { cx: city.x, cy: city.y, r: CITY_RADIUS + 7 }),
     s("circle.dot", { cx: city.x, cy: city.y, r: CITY_RADIUS }),
     s("text.name", { x: city.x, y: city.y - CITY_RADIUS - 5, "text-anchor": "middle", text: city.name }));

@@ -33,7 +33,7 @@ function inert(el, label) {
   el.setAttribute("aria-label", label);
   el.classList.remove("active");
   el.removeAttribute("tabindex");
-  el.removeAttribute("role");
+  el.setAttribute("role", "img"); // a named piece of the picture (an aria-label needs a role that allows one)
   el.onclick = el.onkeydown = null;
   ACTIONS.delete(el);
 }
