@@ -1,0 +1,151 @@
+"""No text wider than its box (issue #33): every page (the lobby signed out and in, sign-in, a game in play, a
+finished game's replay, the leaderboard, a player's page, the settings) in each of the six languages, on a phone
+(390x844) and a desktop (1400x900), has no element whose content is wider than the element itself (scrollWidth
+against clientWidth: tables and their wrappers, cards and their labels, buttons, headings, the document), so
+nothing is clipped and no table scrolls sideways. The language is the account's setting (and this browser's
+choice, for the pages seen signed out), as a person sets it. One context per language and size, the same games
+for all."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[test]')")
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_board import DESKTOP, PHONE, finished_game, game_against_bots, play
+from tests.browser.test_edges import call, register
+
+LANGUAGES = ["en", "cs", "ro", "pl", "hu", "fi"]
+SIZES = {"390": PHONE, "1400": DESKTOP}
+SLACK = 1  # px: sub-pixel rounding
+
+# Every element that lays out a box, with its content wider than the box by more than SLACK. Left out: what is
+# hidden on purpose (display none, visually hidden for screen readers: 1 px with a clip), inline boxes (no width of
+# their own: their block is measured), the board's frame (the board pans and zooms inside it) and SVG's insides.
+OVERFLOWS = """(slack) => {
+  const where = (el) => {
+    let name = el.localName + (el.id ? `#${el.id}` : "")
+      + [...el.classList].slice(0, 3).map((c) => `.${c}`).join("");
+    for (const attr of ["data-colour", "data-seat", "data-label", "name"]) {
+      if (el.hasAttribute(attr)) name += `[${attr}=${el.getAttribute(attr)}]`;
+    }
+    const parent = el.parentElement && el.parentElement !== document.body ? el.parentElement : null;
+    const section = el.closest("section[class]");
+    return (section && section !== el ? `section.${[...section.classList].join(".")} ` : "")
+      + (parent ? `${parent.localName} > ` : "") + name;
+  };
+  // Hidden for the eye but read by screen readers: clipped to nothing (the .visually-hidden way), itself or inside.
+  const clipped = new Map();
+  const hidden = (el) => {
+    if (!el || el === document.body) return false;
+    if (!clipped.has(el)) {
+      const style = getComputedStyle(el);
+      const own = style.clipPath === "inset(50%)" || style.clip === "rect(0px, 0px, 0px, 0px)";
+      clipped.set(el, own || hidden(el.parentElement));
+    }
+    return clipped.get(el);
+  };
+  const found = [];
+  for (const el of [document.documentElement, ...document.body.querySelectorAll("*")]) {
+    if (el instanceof SVGElement && el.ownerSVGElement) continue;
+    if (el.closest(".board-wrap")) continue;
+    const style = getComputedStyle(el);
+    if (style.display === "none" || style.display === "inline" || style.display === "contents") continue;
+    if (el.clientWidth <= 1 || hidden(el)) continue;
+    const over = el.scrollWidth - el.clientWidth;
+    if (over > slack) {
+      const text = (el.innerText || el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 50);
+      found.push({ element: where(el), over, text });
+    }
+  }
+  return found;
+}"""
+
+
+def overflows(page: Page) -> list[dict[str, Any]]:
+    """What overflows, with every folded part (the replay's final score) opened first."""
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    return list(page.evaluate(OVERFLOWS, SLACK))
+
+
+def drawn(page: Page, language: str, ready: str) -> None:
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator(ready).first).to_be_visible(timeout=30_000)
+    page.wait_for_function("() => !document.querySelector('[aria-busy=true]') && document.fonts.status === 'loaded'")
+
+
+@pytest.fixture
+def games(base_url: str) -> dict[str, Any]:
+    """A person with a game in play (a few moves made: cards in hand, a route claimed) and a finished game; the
+    finished one is played out by the bots while the other pages are measured."""
+    name, token = register(base_url)
+    finished: dict[str, str] = {}
+
+    def finish() -> None:
+        finished["id"] = finished_game(base_url, token, players=2, seconds=150)
+
+    worker = threading.Thread(target=finish, daemon=True)
+    worker.start()
+    game = game_against_bots(base_url, token, players=3)
+    for _ in range(4):
+        play(base_url, token, game)
+    return {"name": name, "token": token, "game": game, "finished": finished, "worker": worker}
+
+
+def test_no_text_is_wider_than_its_box_on_any_page_in_any_language(contexts, base_url, games, artifacts):
+    """Each language is this browser's choice (the header's selector keeps it in localStorage; the account has
+    none, so the browser's choice is the page's language), so the languages' pages load side by side."""
+    name, token = games["name"], games["token"]
+    assert call(base_url, token, "GET", "/me")["language"] is None
+    pages = [  # (page, address, what shows once it is drawn, signed in)
+        ("sign-in", "/signin", "form", False),
+        ("lobby-out", "/", "section.games-open", False),
+        ("lobby", "/", "section.my-games", True),
+        ("game", f"/games/{games['game']}", "section.players table", True),
+        ("leaderboard", "/leaderboard", "#page h1", True),
+        ("player", f"/users/{name}", "#page h1", True),
+        ("me", "/me", "section.language", True),
+    ]
+    chosen = "try {{ localStorage.setItem('ttr.language', '{}'); }} catch {{}}"
+    session = (f"try {{ localStorage.setItem('ttr.user', '{name}'); localStorage.setItem('ttr.token', '{token}'); }}"
+               " catch {}")
+    signed_in: dict[tuple[str, str], Any] = {}
+    found: list[str] = []
+
+    def measure(batch: list[tuple[Page, str, str, str, str]]) -> None:
+        """Waits for each page of the batch (all loading at once) to be drawn, then measures it."""
+        for page, label, language, width, ready in batch:
+            drawn(page, language, ready)
+            over = overflows(page)
+            found.extend(f"{label} {language} {width}px: {o['element']} is {o['over']}px too narrow for {o['text']!r}"
+                         for o in over)
+            if over or (language == "hu" and label in ("game", "replay")):  # the widest words, and each failure
+                page.screenshot(path=artifacts / f"fit-{label}-{language}-{width}.png", full_page=True)
+            page.close()
+
+    for language in LANGUAGES:
+        batch = []
+        for width, size in SIZES.items():
+            out, inside = contexts(**size), contexts(**size)
+            out.add_init_script(chosen.format(language))
+            inside.add_init_script(chosen.format(language) + session)
+            signed_in[language, width] = inside
+            for label, address, ready, signed in pages:
+                page = (inside if signed else out).new_page()
+                page.goto(base_url + address, wait_until="commit")
+                batch.append((page, label, language, width, ready))
+        measure(batch)
+    games["worker"].join(timeout=180)
+    replay = f"{base_url}/games/{games['finished']['id']}/replay"
+    batch = []
+    for (language, width), context in signed_in.items():
+        page = context.new_page()
+        page.goto(replay, wait_until="commit")
+        batch.append((page, "replay", language, width, "section.players table"))
+    measure(batch)
+    (artifacts / "fit-overflows.txt").write_text("".join(f"{line}\n" for line in found), encoding="utf-8")
+    assert not found, "\n".join(found)
