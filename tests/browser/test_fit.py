@@ -2,9 +2,10 @@
 finished game's replay, the leaderboard, a player's page, the settings) in each of the six languages, on a phone
 (390x844) and a desktop (1400x900), has no element whose content is wider than the element itself (scrollWidth
 against clientWidth: tables and their wrappers, cards and their labels, buttons, headings, the document), so
-nothing is clipped and no table scrolls sideways. The language is the account's setting (and this browser's
-choice, for the pages seen signed out), as a person sets it. One context per language and size, the same games
-for all."""
+nothing is clipped and no table scrolls sideways. The language is this browser's choice, as the header's selector
+keeps it (the account has none, so the browser's choice is the page's language). Two contexts per language and size
+(signed out, signed in), each language's pages loading side by side; the same games for all. The overflows found
+are written to test-artifacts/browser/fit-overflows.txt, with a screenshot of each page that has one."""
 
 from __future__ import annotations
 
