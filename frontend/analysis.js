@@ -3,12 +3,13 @@
 // points lost per decision), a better move drawn on the board (a ghost route, ringed cities, the card or deck
 // marked in the market: shared with the game page's hints, hints.js), and the player page's analysis by map with
 // its trend as a sparkline. Reads GET/POST /games/{id}/analysis (once the summary's `analysis` says one was asked
-// for); draws nothing else of the replay (replay.js).
+// for); draws nothing else of the replay (replay.js). A decision is shown at its move's own event (`event`, an event
+// of its seat), where the replay's words tell that move; `seq`, the position decided on, is the event before it.
 import { h, s, mount } from "./dom.js";
 import { get, post, session, ApiError } from "./api.js";
 import { carTransform } from "./boardgeometry.js";
 import { SEAT_FILL, SEAT_INK, SEAT_MARK, seatColourName } from "./colours.js";
-import { marketAt, mapName, moveText, seatName, ticketText } from "./words.js";
+import { BOT_LEVELS, botName, marketAt, mapName, moveText, seatName, ticketText } from "./words.js";
 import { number, t, tn } from "./i18n.js";
 import { seatSwatch } from "./panels.js";
 
@@ -105,10 +106,11 @@ export function moveDetails(move, board) {
 
 // The panel (`element`, the top of the replay's side column), the marks over the slider (`marks`) and the box
 // above the board that tells the chosen decision's better move (`detail`). The replay calls `update(at, side)`
-// after drawing each position; `go(seq)` moves the replay.
+// after drawing each position; `go(seq)` moves the replay; `position(seq)` is where event seq lies along the slider
+// (0 to 1).
 export class AnalysisPanel {
-  constructor({ id, summary, board, events, last, go }) {
-    Object.assign(this, { id, summary, board, events, last, go });
+  constructor({ id, summary, board, events, last, go, position }) {
+    Object.assign(this, { id, summary, board, events, last, go, position });
     this.ctx = { seats: summary.seats, board };
     this.content = h("div.analysis-content");
     this.news = h("p.visually-hidden", { "aria-live": "polite" }); // the analysis asked for, under way, ready
@@ -128,8 +130,7 @@ export class AnalysisPanel {
   }
 
   async load() {
-    // The summary tells whether anyone asked (`analysis`): one nobody asked for is not read, as GET /analysis
-    // would answer it with a 404, a failed request in the console of every unanalysed game's replay.
+    // The summary tells whether anyone asked (`analysis`): one nobody asked for is not read again.
     if (this.summary.analysis === "none") return this.notAsked();
     this.body(h("p.muted", {}, t("analysis.loading")));
     await this.read();
@@ -159,6 +160,7 @@ export class AnalysisPanel {
 
   take(answer) {
     if (answer.status === "done") return this.done(answer);
+    if (answer.status === "none") return this.notAsked();
     const share = Math.min(Math.max(Number(answer.progress) || 0, 0), 1);
     const words = answer.status === "running" ? t("analysis.running", { percent: number(share, { style: "percent" }) }) : t("analysis.queued");
     if (this.news.textContent !== words && answer.status !== this.lastStatus) this.news.textContent = words;
@@ -171,9 +173,7 @@ export class AnalysisPanel {
 
   refused(err) {
     const code = err.body.code;
-    if (code === "not_analysed") {
-      this.notAsked();
-    } else if (code === "analysis_failed") {
+    if (code === "analysis_failed") {
       this.body(h("p.error", { role: "alert" }, t("analysis.failed", { detail: err.body.detail || "" })), this.mine ? this.ask(t("analysis.retry")) : null);
     } else {
       this.body(h("p.error", { role: "alert" }, err.text));
@@ -195,14 +195,14 @@ export class AnalysisPanel {
 
   done(analysis) {
     this.data = analysis;
-    this.decisions = analysis.decisions.map((d, index) => ({ ...d, index }));
+    // (`event` is the move's own event; an answer without it places the move just after its position)
+    this.decisions = analysis.decisions.map((d, index) => ({ ...d, event: d.event ?? d.seq + 1, index }));
     this.marked = this.decisions.filter((d) => MARKS.includes(d.mark));
     if (this.lastStatus) this.news.textContent = t("analysis.ready");
     this.graph = new LeadGraph(analysis.leads || [], this.marked, this.last, this.ctx, (seq) => this.go(seq));
-    const samples = analysis.budget?.samples;
     this.body(
       analysis.altered ? h("p.analysis-altered", { role: "alert" }, h("strong", {}, t("analysis.warning")), " ", t("analysis.altered")) : null,
-      h("p.muted.analysis-by", {}, samples ? tn("analysis.by", samples, { bot: analysis.bot }) : analysis.bot),
+      h("p.muted.analysis-by", { title: analysis.bot, "data-bot": analysis.bot }, judgeText(analysis)),
       this.graph.element,
       this.playersTable(analysis.players || []),
       h("h3", {}, t("analysis.marked")),
@@ -213,16 +213,16 @@ export class AnalysisPanel {
     this.update(this.at, this.side);
   }
 
-  // "ann, event 87: mistake, −13.4 ± 6.2 points"
+  // "ann, event 87: mistake, −13.4 ± 6.2 points" (87: the move's own event)
   head(d) {
-    return t("analysis.entry", { who: seatName(this.ctx.seats[d.seat], this.ctx.seats), seq: d.seq, mark: t(`analysis.mark.${d.mark}`),
+    return t("analysis.entry", { who: seatName(this.ctx.seats[d.seat], this.ctx.seats), seq: d.event, mark: t(`analysis.mark.${d.mark}`),
       loss: signed(-d.loss), stderr: decimal(d.stderr ?? 0) });
   }
 
   words(move, seq) { return moveText(move, this.ctx, marketAt(this.events, seq)); }
 
   entry(d) {
-    return h("button.decision", { type: "button", "data-decision": d.index, "data-seq": d.seq, "data-mark": d.mark,
+    return h("button.decision", { type: "button", "data-decision": d.index, "data-seq": d.event, "data-mark": d.mark,
       "aria-pressed": "false", onclick: () => this.select(d) },
     h("span.decision-head", {}, markGlyph(d.mark), " ", seatSwatch(d.seat), this.head(d)),
     h("span.decision-played", {}, t("analysis.played", { move: this.words(d.played, d.seq) })),
@@ -230,22 +230,22 @@ export class AnalysisPanel {
       d.reason ? [" — ", h("span", { lang: "en" }, d.reason)] : null));
   }
 
+  // Whole in the side column at any width (no sideways scroll): names and headings wrap, the numbers stay narrow.
   playersTable(players) {
     if (!players.length) return null;
-    return h("div.table-scroll", {}, h("table.analysis-players", {},
-      h("thead", {}, h("tr", {}, h("th", {}, t("panel.player")), h("th", {}, t("analysis.decisions")), h("th", {}, t("analysis.mean_loss")),
-        MARKS.map((m) => h("th", { title: t(`analysis.col.${m}`) }, markGlyph(m), h("span.visually-hidden", {}, t(`analysis.col.${m}`)))))),
+    return h("table.analysis-players", {},
+      h("thead", {}, h("tr", {}, h("th", {}, t("panel.player")), h("th.num", {}, t("analysis.decisions")), h("th.num", {}, t("analysis.mean_loss")),
+        MARKS.map((m) => h("th.num.mark-col", { title: t(`analysis.col.${m}`) }, markGlyph(m), h("span.visually-hidden", {}, t(`analysis.col.${m}`)))))),
       h("tbody", {}, players.map((p) => h("tr", { "data-seat": p.seat },
-        h("td", {}, seatSwatch(p.seat), seatName(this.ctx.seats[p.seat] || p, this.ctx.seats)),
-        h("td", {}, number(p.decisions)), h("td", { "data-mean-loss": "" }, decimal(p.mean_loss ?? 0)),
-        h("td", {}, number(p.inaccuracies ?? 0)), h("td", {}, number(p.mistakes ?? 0)), h("td", {}, number(p.blunders ?? 0)))))));
+        h("td.who", {}, seatSwatch(p.seat), " ", seatName(this.ctx.seats[p.seat] || p, this.ctx.seats)),
+        h("td.num", {}, number(p.decisions)), h("td.num", { "data-mean-loss": "" }, decimal(p.mean_loss ?? 0)),
+        h("td.num", {}, number(p.inaccuracies ?? 0)), h("td.num", {}, number(p.mistakes ?? 0)), h("td.num", {}, number(p.blunders ?? 0))))));
   }
 
-  // A mark over the slider for each event with a marked decision (the worst when seats decided at once).
+  // A mark over the slider at each marked decision's move (the worst when a turn holds several).
   drawMarks() {
     const bySeq = new Map();
-    for (const d of this.marked) bySeq.set(d.seq, [...(bySeq.get(d.seq) || []), d]);
-    const span = Math.max(this.last - 1, 1);
+    for (const d of this.marked) bySeq.set(d.event, [...(bySeq.get(d.event) || []), d]);
     // Marks of nearby events would cover each other: such a mark goes on the next row (at most MARK_ROWS), so that
     // each can be clicked.
     const gap = MARK_GAP_PX / (this.marks.clientWidth || 600);
@@ -253,7 +253,7 @@ export class AnalysisPanel {
     mount(this.marks, [...bySeq].sort(([a], [b]) => a - b).map(([seq, list]) => {
       const worst = list.reduce((a, b) => (MARKS.indexOf(b.mark) > MARKS.indexOf(a.mark) ? b : a));
       const label = list.map((d) => this.head(d)).join("; ");
-      const at = (seq - 1) / span;
+      const at = this.position(seq);
       let row = ends.findIndex((end) => at - end >= gap);
       if (row < 0) row = ends.length < MARK_ROWS ? ends.length : ends.indexOf(Math.min(...ends));
       ends[row] = at;
@@ -265,19 +265,19 @@ export class AnalysisPanel {
 
   select(d) {
     this.selected = d;
-    this.go(d.seq);
-    this.update(d.seq, this.side); // at once; again once the replay has drawn that position
+    this.go(d.event);
+    this.update(d.event, this.side); // at once; again once the replay has drawn that position
     // On a phone the list lies under the board: the better move and the board brought into view.
     const top = this.detail.getBoundingClientRect().top;
     if (top < 0 || top > window.innerHeight * 0.6) this.detail.scrollIntoView({ block: "start" });
   }
 
   // The replay shows event `at` (its side column `side` drawn again): the cursor, and the chosen decision's better
-  // move while the replay stays at its position.
+  // move while the replay stays at its move.
   update(at, side) {
     this.at = at;
     this.side = side;
-    if (this.selected && this.selected.seq !== at) this.selected = null;
+    if (this.selected && this.selected.event !== at) this.selected = null;
     this.graph?.setAt(at);
     const d = this.selected;
     drawMove(this.board, d ? d.best : null, d?.seat);
@@ -295,6 +295,14 @@ export class AnalysisPanel {
       moveDetails(d.best, this.board),
       where ? h("p.muted", {}, where) : null));
   }
+}
+
+// "Judged by the strong bot, 48 games played out per move": the analysis's bot by its level (its version, such as
+// "strong-search 1", is the internal name: kept in the title) and its budget.
+function judgeText(analysis) {
+  const level = BOT_LEVELS.find((l) => (analysis.bot || "").toLowerCase().startsWith(l)) || "strong";
+  const samples = analysis.budget?.samples;
+  return samples ? tn("analysis.judge", samples, { bot: botName(level) }) : botName(level);
 }
 
 // ---- The graph: each seat's estimated final lead over the game

@@ -1,13 +1,14 @@
 // The game page's parts for playing by day: taking a seat with an invitation link (/games/{id}?invite=TOKEN),
-// the creator's invitation panel of an open private game (the link to copy, "invite by username"), and the
-// rematch of a finished game (offer, accept, who accepted, and off to the new game once it is formed).
+// the creator's invitation panel of an open private game (the link to copy, "invite by username"), the rematch of
+// a finished game (offer, accept, who accepted, and off to the new game once it is formed), and who of a daily
+// game's players is on vacation until when, told to the others (the game page's notice and My games' rows).
 //
 // A finished game's page reads nothing by itself (game.js); the rematch is read again only when the inbox hears
 // something, and every REMATCH_POLL_MS while this person has accepted and waits for the others.
 import { h, mount } from "./dom.js";
 import { clientSeed, get, post, session, ApiError, errorText } from "./api.js";
 import { onNotification } from "./inbox.js";
-import { language, t, tParts } from "./i18n.js";
+import { date, language, t, tn, tParts } from "./i18n.js";
 
 const REMATCH_POLL_MS = 5000;
 const same = (a, b) => (a || "").toLowerCase() === (b || "").toLowerCase();
@@ -90,6 +91,44 @@ export class InvitePanel {
       this.sent.className = "error";
       this.sent.textContent = errorText(err);
     }
+  }
+}
+
+// ---- vacations
+// A daily game's players on vacation (My games' `away`), in words: "bob is on vacation until 4 December: their
+// deadline moves by 7 days"; the reader's own: "You are on vacation until 4 December: your clock stands still".
+export function awayLines(away) {
+  if (!away?.length) return null;
+  return h("ul.away", {}, away.map((a) => h("li", { "data-away": a.seat, "data-until": a.until },
+    same(a.username, session.user) ? t("byday.away_you", { date: untilText(a.until) })
+      : tn("byday.away", a.days, { name: a.username, date: untilText(a.until) }))));
+}
+
+function untilText(at) {
+  const when = new Date(at);
+  const options = { day: "numeric", month: "long" };
+  if (when.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
+  return date(when, options);
+}
+
+// The game page's notice of vacations, for the players of a daily game in play: read from My games (GET
+// /api/me/games, whose rows name who is away), once and again whenever the inbox hears of this game. A spectator
+// is told nothing (the read is the players' own). `element` is the page's to place.
+export class AwayNotice {
+  constructor(game) {
+    this.game = game;
+    this.element = h("div.away-notice", { "aria-live": "polite", hidden: true });
+    if (game.summary.speed !== "daily" || game.summary.status !== "active" || !session.user) return;
+    onNotification((n) => { if (n.game === game.id) this.read(); });
+    this.read();
+  }
+
+  async read() {
+    let answer;
+    try { answer = await get("/me/games"); } catch { return; } // the page reads on without it
+    const row = answer.results.find((g) => g.id === this.game.id);
+    mount(this.element, row ? awayLines(row.away) : null);
+    this.element.hidden = !this.element.childElementCount;
   }
 }
 

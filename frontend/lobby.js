@@ -1,5 +1,6 @@
 // The lobby's own sections for a signed-in person: "My games" (GET /api/me/games: those awaiting my move first,
-// with their clock and the moves made since I last looked), "Find a game" (the queue: POST and DELETE /api/queue,
+// with their speed in words, a daily game's move time and bank apart, who of its players is on vacation until when,
+// and the moves made since I last looked), "Find a game" (the queue: POST and DELETE /api/queue,
 // the entry read from GET /api/me) and "New game" (POST /api/games: live or daily, public or private).
 //
 // The queue is read every QUEUE_POLL_MS while this page waits in it and is in view, and at once when the inbox
@@ -8,7 +9,8 @@
 import { h, mount } from "./dom.js";
 import { get, post, del, ApiError, errorText } from "./api.js";
 import { onNotification, setYourTurn } from "./inbox.js";
-import { mapName, queueText, seatName, timeControlText, timeLeftText } from "./words.js";
+import { awayLines } from "./byday.js";
+import { durationText, mapName, queueText, seatName, timeLeftText } from "./words.js";
 import { date, t, tParts, tn } from "./i18n.js";
 
 const QUEUE_POLL_MS = 2500;
@@ -29,9 +31,10 @@ async function fillMyGames(section) {
   setYourTurn(answer.your_turn);
   const games = [...answer.results].sort((a, b) => Number(b.your_move) - Number(a.your_move)); // stable: the server's order within
   mount(section, h("h2", {}, t("lobby.my_games"), answer.your_turn ? h("span.badge.turns", {}, ` ${tn("lobby.your_move_in", answer.your_turn)}`) : null),
-    games.length ? h("div.table-scroll", {}, h("table", {},
+    // No sideways scroll at any width: on a phone each game is a block of its own (replay.css, "My games").
+    games.length ? h("table.my-games-table", {},
       h("thead", {}, h("tr", {}, ["lobby.game", "lobby.seats", "lobby.time", "lobby.now"].map((key) => h("th", {}, t(key))))),
-      h("tbody", {}, games.map(myGameRow))))
+      h("tbody", {}, games.map(myGameRow)))
       : h("p.muted", {}, t("lobby.no_games")));
   section.setAttribute("aria-busy", "false");
 }
@@ -41,12 +44,35 @@ function myGameRow(game) {
   const now = game.status === "open" ? t("lobby.waiting_players") : game.status === "finished" ? t("status.finished")
     : game.your_move ? h("strong.your-move", {}, t("game.your_move")) : t("lobby.others_to_move");
   return h(`tr${game.your_move ? ".awaiting" : ""}`, { "data-game": game.id, "data-your-move": String(Boolean(game.your_move)) },
-    h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)), game.ranked ? ` · ${t("lobby.ranked")}` : "",
+    h("td.map", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)), game.ranked ? ` · ${t("lobby.ranked")}` : "",
       game.private ? ` · ${t("game.private")}` : "", createdText(game)),
-    h("td", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
-    h("td", {}, timeControlText(game), game.deadline ? h("div.deadline", { "data-deadline": game.deadline },
-      t("lobby.time_left", { time: timeLeftText(game.deadline) })) : null),
-    h("td", {}, now, fresh));
+    h("td.seats", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
+    h("td.time", {}, speedLines(game), clockLine(game), awayLines(game.away)),
+    h("td.now", {}, now, fresh));
+}
+
+// The speed in words, not a word that could read as a state: "daily, 2 days a move" over "bank: 3 days"; "live,
+// 5 min a move".
+function speedLines(game) {
+  if (game.speed !== "daily") {
+    return h("div.speed", { "data-speed": "live" },
+      game.turn_seconds ? t("lobby.live_speed", { time: durationText(game.turn_seconds) }) : t("lobby.live_no_clock"));
+  }
+  return [h("div.speed", { "data-speed": "daily" }, tn("lobby.daily_speed", game.days_per_move || 1)),
+    h("div.bank-days.muted", {}, game.bank_days ? tn("lobby.bank_days_n", game.bank_days) : t("lobby.no_bank"))];
+}
+
+// The clock, a daily game's move time and bank apart: "this move: 1 d 4 h left · then the bank: 3 d", or once the
+// move's days are spent "on the bank: 20 h left" (`bank_left`: the bank of the deadline's seat, before this move).
+function clockLine(game) {
+  if (!game.deadline) return null;
+  const bank = game.speed === "daily" && typeof game.bank_left === "number" ? game.bank_left : null;
+  const attrs = { "data-deadline": game.deadline, "data-bank": bank ?? "" };
+  if (bank === null) return h("div.deadline", attrs, t("lobby.time_left", { time: timeLeftText(game.deadline) }));
+  const left = Math.max(0, (new Date(game.deadline) - Date.now()) / 1000);
+  if (left <= bank) return h("div.deadline.on-bank", attrs, t("lobby.on_bank", { time: durationText(left) }));
+  return h("div.deadline", attrs, t("lobby.move_left", { time: durationText(left - bank) }),
+    bank ? h("span.muted", {}, ` · ${t("lobby.bank_then", { time: durationText(bank) })}`) : null);
 }
 
 // When the game was made: "created 3 Mar, 14:05" (the year too when it is not this one's), in the reader's language.

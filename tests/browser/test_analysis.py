@@ -1,13 +1,15 @@
-"""Post-game analysis and hints in the browser (issue #24, frontend/analysis.js and hints.js), on a desktop
-(1400x900) and a phone (390x844).
+"""Post-game analysis and hints in the browser (issue #24, frontend/analysis.js and hints.js; issue #33), on a
+desktop (1400x900) and a phone (390x844).
 
 The replay of a finished game offers its player "Analyse this game"; once the worker is done it shows the graph of
 each seat's estimated final lead (one line per seat, in the seat's colour), marks on the slider for the marked
-decisions, the list of them in words, and a click on one moves the replay there and draws the better move on the
-board (a ghost route, the kept tickets' cities ringed, or the card marked in the market). A log changed after the
-analysis is warned of. The player page shows the points lost per decision by map with a sparkline. In an unranked
-game against bots the game page's Hint button shows the strong bot's move on the board, counted beside the
-player's name and told in the log; with another person at the table there is no such button.
+decisions, the list of them in words, and a click on one moves the replay to that decision's move, whose words the
+replay's line tells (the same seat, the same event), and draws the better move on the board (a ghost route, the
+kept tickets' cities ringed, or the card marked in the market). The judge is named for people ("strong bot, 8 games
+played out per move"), and the panel's table is whole in the side column and on a phone (no sideways scroll). A
+log changed after the analysis is warned of. The player page shows the points lost per decision by map with a
+sparkline. In an unranked game against bots the game page's Hint button shows the strong bot's move on the board,
+counted beside the player's name and told in the log; with another person at the table there is no such button.
 Screenshots: test-artifacts/browser/analysis-*.png and hint-*.png."""
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from tests.browser.conftest import page_errors
 from tests.browser.test_board import DESKTOP, PHONE, finished_game, game_against_bots, moves_of
 from tests.browser.test_edges import call, register, signed_in
 
-SEAT_FILL = ["#702010", "#206060", "#ea80ff", "#bfdf9f", "#400080"]  # colours.js: each seat's colour
+# colours.js: each seat's colour, read from the client itself (the palette is its to choose)
+COLOURS = (Path(__file__).resolve().parents[2] / "frontend" / "colours.js").read_text(encoding="utf-8")
+SEAT_FILL = re.findall(r"#[0-9a-f]{6}", re.search(r"SEAT_FILL = \[([^\]]*)\]", COLOURS).group(1))  # type: ignore[union-attr]
 ANALYSIS_SECONDS = 300  # the session's server judges with a small budget (conftest.py): seconds
 TREND_WORDS = re.compile(r"^Points lost per decision in .*: \d")  # the sparkline's text alternative
 
@@ -55,14 +59,17 @@ def shows_better_move(page: Page, decision: dict[str, Any]) -> None:
     box = page.locator(f".better-move .better-move-box[data-decision='{decision['index']}']")
     expect(box).to_be_visible()
     expect(box).to_contain_text("Better:")
-    expect(page.locator("input[data-action=slider]")).to_have_value(str(decision["seq"]))
+    expect(page.locator(".game.replay")).to_have_attribute("data-at", str(decision["event"]))
+    same_words(page, decision)
     if best["type"] == "claim_route":
         ghost = page.locator(f"svg.board .overlay .ghost[data-ghost='{best['route']}']")
         expect(ghost).to_have_count(1)
         expect(ghost).to_have_attribute("data-seat", str(decision["seat"]))
-        # The board shows the position decided on (drawn just after the slider moves): the route is free there.
+        # The board shows the move played (drawn just after the replay moves): the better route is free still,
+        # unless the move played claimed that route (paid otherwise).
         free = page.locator(f"svg.board [data-route='{best['route']}']")
-        expect(free).not_to_have_attribute("data-owner", re.compile(".*"))
+        if decision["played"].get("route") != best["route"]:
+            expect(free).not_to_have_attribute("data-owner", re.compile(".*"))
         looks = ghost.evaluate(
             """(g) => ({ dashes: getComputedStyle(g.querySelector('.dash')).strokeDasharray,
                          stroke: getComputedStyle(g.querySelector('.dash')).stroke,
@@ -71,7 +78,7 @@ def shows_better_move(page: Page, decision: dict[str, Any]) -> None:
                          owned: document.querySelector(`[data-route="${g.dataset.ghost}"]`).hasAttribute('data-owner') })"""
         )
         assert looks["dashes"] not in ("none", ""), looks  # dashed: unlike a claimed route's solid trains
-        assert looks["spaces"] == looks["length"] and not looks["owned"], looks  # over every space of a free route
+        assert looks["spaces"] == looks["length"], looks  # over every space of the route
         rgb = page.evaluate(
             "(hex) => { const d = document.createElement('div'); d.style.color = hex; document.body.append(d);"
             " const c = getComputedStyle(d).color; d.remove(); return c; }",
@@ -85,6 +92,36 @@ def shows_better_move(page: Page, decision: dict[str, Any]) -> None:
         expect(page.locator("section.market .card.suggested")).to_have_count(1)
     elif best["type"] == "build_station":
         expect(page.locator(f"svg.board .city.suggested[data-city='{best['city']}']")).to_have_count(1)
+
+
+# The words of the replay's line for the event a decision's move names (words.js), by the move's kind.
+MOVE_WORDS = {
+    "keep_tickets": ("kept",), "draw_card": ("drew", "took"), "claim_route": ("claimed", "tried the tunnel"),
+    "build_station": ("built a station",), "draw_tickets": ("drew",), "pay_tunnel": ("claimed",),
+    "decline_tunnel": ("gave up",),
+}
+
+
+def same_words(page: Page, decision: dict[str, Any]) -> None:
+    """Issue #33: a mark's text and the replay's line at its position tell the same event: the decision's seat
+    and move (a mark at the event before the move told one seat's ticket keep beside another seat's deal)."""
+    label = page.locator(".replay-at")
+    expect(label).to_have_attribute("data-seq", str(decision["event"]))
+    expect(label).to_have_attribute("data-seat", str(decision["seat"]))
+    expect(label).to_contain_text(f"event {decision['event']} of")
+    head = page.locator(f"ol.marked button.decision[data-decision='{decision['index']}'] .decision-head").inner_text()
+    who = head.split(", event ")[0].strip("?! \n")
+    assert f", event {decision['event']}:" in head, head
+    line = label.locator(".replay-line").last.inner_text()
+    assert who in line and any(words in line for words in MOVE_WORDS[decision["played"]["type"]]), (head, line)
+
+
+def fits(page: Page, width: int) -> None:
+    """The analysis panel and the page are whole at this width: no sideways scroll."""
+    sizes = page.evaluate("""() => { const panel = document.querySelector('section.analysis');
+        return { panel: [panel.scrollWidth, panel.clientWidth], page: [document.documentElement.scrollWidth,
+                 document.documentElement.clientWidth] }; }""")
+    assert sizes["panel"][0] <= sizes["panel"][1] and sizes["page"][0] <= sizes["page"][1] <= width, sizes
 
 
 def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, base_url, artifacts: Path):
@@ -116,6 +153,11 @@ def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, 
     graph = page.locator(".graph-box[role=slider]")
     expect(graph).to_have_attribute("aria-valuenow", str(analysis["seq"]))
     expect(page.locator("table.analysis-players tbody tr")).to_have_count(2)
+    # The judge for people (its internal name kept in the title), the table whole in the 374 px side column.
+    by = page.locator(".analysis-by")
+    expect(by).to_have_text(f"Judge: strong bot, {analysis['budget']['samples']} games played out per move.")
+    expect(by).to_have_attribute("title", analysis["bot"])
+    fits(page, 1400)
 
     # The marks on the slider and the list. The random bot's play is nearly always marked, but not surely (a
     # fixed 8-sample judgement found none once in a day's runs): then nothing is marked, and nothing is to click.
@@ -125,15 +167,21 @@ def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, 
         expect(page.locator("ol.marked button.decision")).to_have_count(0)
         assert not errors, errors
         return
-    expect(page.locator(".slider-marks .slider-mark")).to_have_count(len({d["seq"] for d in marked}))
+    expect(page.locator(".slider-marks .slider-mark")).to_have_count(len({d["event"] for d in marked}))
     expect(page.locator("ol.marked button.decision")).to_have_count(len(marked))
     for mark in {d["mark"] for d in marked}:
         label = page.locator(f".slider-marks .slider-mark[data-mark='{mark}']").first.get_attribute("aria-label")
         assert label and mark in label, label
 
+    # Each mark: the replay goes to its move, and the line beside it tells that move of that seat.
+    by_event = {d["event"]: d for d in sorted(marked, key=lambda d: ["inaccuracy", "mistake", "blunder"].index(d["mark"]))}
+    for seq in sorted(by_event)[:6]:
+        page.locator(f".slider-marks .slider-mark[data-seq='{seq}']").click()
+        same_words(page, by_event[seq])
+
     chosen = pick(decisions)
     entry = page.locator(f"ol.marked button.decision[data-decision='{chosen['index']}']")
-    expect(entry).to_contain_text(f"event {chosen['seq']}: {chosen['mark']}")
+    expect(entry).to_contain_text(f"event {chosen['event']}: {chosen['mark']}")
     expect(entry).to_contain_text("Played:")
     entry.click()
     expect(entry).to_have_attribute("aria-pressed", "true")
@@ -143,23 +191,23 @@ def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, 
     page.locator("section.analysis").screenshot(path=artifacts / "analysis-panel-desktop.png")
 
     # The next event: the better move belongs to the position it was found for, and goes.
-    page.locator("[data-step=next]").click()
+    page.locator("[data-step=event_next]").click()
     expect(page.locator(".better-move .better-move-box")).to_have_count(0)
     expect(page.locator("svg.board .overlay .ghost")).to_have_count(0)
     # A mark on the slider leads to its event; the graph is a slider of its own (arrow keys) and takes a click.
     mark = page.locator(".slider-marks .slider-mark").last
     seq = mark.get_attribute("data-seq")
     mark.click()
-    expect(page.locator("input[data-action=slider]")).to_have_value(seq)
+    expect(page.locator(".game.replay")).to_have_attribute("data-at", str(seq))
     expect(page.locator(".better-move .better-move-box")).to_be_visible()
     graph.focus()
     page.keyboard.press("Home")
     first = str(min(p["seq"] for p in analysis["leads"]))
-    expect(page.locator("input[data-action=slider]")).to_have_value(first)
+    expect(page.locator(".game.replay")).to_have_attribute("data-at", first)
     expect(graph).to_have_attribute("aria-valuenow", first)
     box = graph.bounding_box()
     graph.click(position={"x": box["width"] - 20, "y": box["height"] / 2})
-    expect(page.locator("input[data-action=slider]")).not_to_have_value(first)
+    expect(page.locator(".game.replay")).not_to_have_attribute("data-at", first)
 
     # A log changed after the analysis: a warning above it all.
     warned = contexts(**DESKTOP).new_page()
@@ -180,8 +228,8 @@ def test_a_player_analyses_a_finished_game_and_reads_it_on_the_replay(contexts, 
     shows_better_move(phone, chosen)
     phone.wait_for_timeout(300)
     phone.screenshot(path=artifacts / "analysis-phone.png", full_page=True)
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, f"the replay is {width} px wide on a 390 px phone"
+    fits(phone, 390)
+    phone.locator("section.analysis").screenshot(path=artifacts / "analysis-panel-phone.png")
 
     # The player page: points lost per decision on this map, and the trend with words for it.
     for shot, where in (("desktop", page), ("phone", phone)):

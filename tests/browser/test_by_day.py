@@ -1,7 +1,8 @@
 """Playing by day in the browser: two people find each other through the queue and play; a player with three
 daily games sees which await their move (the lobby's "My games" and the header's badge) and hears an invitation
-arrive in the inbox; an invitation link seats the person who opens it, once, and refuses the next one in words;
-the settings page and the pages the e-mails link to.
+arrive in the inbox, each game's speed, bank and clock in plain words, and another player's vacation with its end;
+an invitation link seats the person who opens it, once, and refuses the next one in words; the settings page and
+the pages the e-mails link to.
 
 The matchmaker is a worker task run by beat every TTR_MATCH_SECONDS (`manage.py runall` starts both), and the
 user socket (/ws/me/) carries the notifications to the page."""
@@ -12,6 +13,7 @@ import email
 import re
 import time
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from playwright.sync_api import Page, expect
 
 from bench.live.embedded import LiveServer
 from tests.browser.conftest import page_errors
+from tests.browser.test_board import PHONE
 from tests.browser.test_edges import HTTP_SECONDS, PASSWORD, call, register, signed_in
 from tests.browser.test_live import claim_or_draw, seen_by_both, whose_page
 from tests.browser.test_play import play_one, sign_up
@@ -148,9 +151,13 @@ def test_a_player_with_three_daily_games_sees_which_await_their_move_and_hears_a
     assert {rows.nth(i).get_attribute("data-game") for i in range(2)} == set(against_bots)
     expect(rows.nth(2)).to_have_attribute("data-game", other["id"])
     expect(rows.nth(0)).to_contain_text("Your move")
-    expect(rows.nth(0)).to_contain_text("daily · 1 day/move + 3 days bank")
-    expect(rows.nth(2)).to_contain_text("daily · 2 days/move + 5 days bank")
-    expect(rows.nth(0).locator(".deadline")).to_contain_text("left")
+    # The speed in words, the bank on a line of its own, the move's time and the bank apart (issue #33).
+    expect(rows.nth(0).locator(".speed")).to_have_text("daily, 1 day a move")
+    expect(rows.nth(0).locator(".bank-days")).to_have_text("bank: 3 days")
+    expect(rows.nth(2).locator(".speed")).to_have_text("daily, 2 days a move")
+    expect(rows.nth(2).locator(".bank-days")).to_have_text("bank: 5 days")
+    clock = re.compile(r"^this move: \d+ h( \d+ min)? left · then the bank: 3 days$")  # of a day, and 3 days
+    expect(rows.nth(0).locator(".deadline")).to_have_text(clock)
     expect(rows.nth(2)).to_contain_text("others to move")
     badge = pat.locator("#inbox a.your-turn")
     expect(badge).to_have_text("Your turn in 2 games")
@@ -183,7 +190,7 @@ def test_a_player_with_three_daily_games_sees_which_await_their_move_and_hears_a
     expect(pat.locator("[data-action=keep]")).to_be_visible()
     expect(pat.locator("section.players th").last).to_have_text("Bank")
     expect(pat.locator("section.players td.bank").first).to_have_text("3 days")
-    expect(pat.locator(".status-bar .time-control")).to_have_text("daily · 1 day/move + 3 days bank")
+    expect(pat.locator(".status-bar .time-control")).to_have_text("daily, 1 day a move, bank 3 days")
     expect(pat.locator(".status-bar .clock")).to_contain_text("left to decide")
     pat.screenshot(path=artifacts / "daily-game.png")
     assert play_one(pat)
@@ -197,6 +204,35 @@ def test_a_player_with_three_daily_games_sees_which_await_their_move_and_hears_a
         pat.wait_for_timeout(200)
     assert shown == count, (shown, count)
     assert not errors, errors
+
+
+def test_the_others_see_a_players_vacation_with_its_end_in_my_games(contexts, base_url, artifacts: Path):
+    """Issue #33: a vacation moved a player's deadline by its days and nobody else saw why. My games tells the
+    others who is on vacation until when, and by how many days their deadline moves; on a phone too, with no
+    sideways scroll."""
+    quinn, quinn_name, quinn_token, errors = person(contexts, base_url)
+    pat_name, pat_token = register(base_url)
+    game = call(base_url, quinn_token, "POST", "/games", {"map": "usa", "players": 2, "ranked": False, **DAILY})
+    call(base_url, pat_token, "POST", f"/games/{game['id']}/join", {})
+    call(base_url, quinn_token, "POST", f"/games/{game['id']}/start", {})
+    until = call(base_url, pat_token, "POST", "/me/vacation", {"days": 7})["until"]
+    day = datetime.fromisoformat(until).astimezone()  # the browser's time zone is this machine's
+    when = f"{day.strftime('%B')} {day.day}" + (f", {day.year}" if day.year != datetime.now().year else "")
+
+    quinn.goto(base_url)
+    row = quinn.locator(f"section.my-games tr[data-game='{game['id']}']")
+    expect(row.locator("ul.away li")).to_have_text(f"{pat_name} is on vacation until {when}: their deadline moves by 7 days")
+    quinn.locator("section.my-games").screenshot(path=artifacts / "my-games-away.png")
+    phone = contexts(**PHONE).new_page()
+    phone_errors = page_errors(phone)
+    signed_in(phone, base_url, quinn_name, quinn_token)
+    phone.goto(base_url)
+    expect(phone.locator(f"section.my-games tr[data-game='{game['id']}'] ul.away li")).to_contain_text(pat_name)
+    wide = phone.evaluate("() => [...document.querySelectorAll('section.my-games, section.my-games *')]"
+                          ".filter((el) => el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 1).length")
+    assert wide == 0 and phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.locator("section.my-games").screenshot(path=artifacts / "my-games-away-phone.png")
+    assert not errors and not phone_errors, (errors, phone_errors)
 
 
 def test_an_invitation_link_seats_one_person_and_refuses_the_next_in_words(
@@ -215,7 +251,7 @@ def test_an_invitation_link_seats_one_person_and_refuses_the_next_in_words(
     form.get_by_role("button", name="Create game").click()
     ann.wait_for_url("**/games/*")
     game_id = ann.url.rsplit("/", 1)[1]
-    expect(ann.locator(".status-bar .time-control")).to_have_text("daily · 2 days/move + 4 days bank · private")
+    expect(ann.locator(".status-bar .time-control")).to_have_text("daily, 2 days a move, bank 4 days · private")
     link = ann.locator(".invite .invite-link")
     expect(link).to_have_value(re.compile(rf"^{re.escape(base_url)}/games/{game_id}\?invite=[\w-]+$"))
     url = link.input_value()
