@@ -56,6 +56,7 @@ TERMS: dict[str, dict[str, Term]] = {
         "game.long": "dlouh",  # a long route's ticket: dlouhé linky
         "board.tunnel": "tunel",
         "board.ferry": "přívoz",
+        "refuse.ferry": "přívoz",
         "panel.stations": "stanice",
         "log.station_built": "železniční stanici",
         "panel.routes": "tratě",
@@ -90,6 +91,8 @@ TERMS: dict[str, dict[str, Term]] = {
         "game.deck": "pachet",
         "game.draw_deck": "trage",
         "game.discarded": "inlatur",
+        "replay.turn": "rând",  # Randul jucatorilor: a player's turn
+        "game.phase.turn": "rând",
     },
     "pl": colours(["fioletow", "niebiesk", "pomarańcz", "biał", "zielon", "żółt", "czarn", "czerwon"],
                   "szar", "lokomotyw") | {
@@ -100,6 +103,7 @@ TERMS: dict[str, dict[str, Term]] = {
         "tickets": "bilet",
         "game.draw_tickets": ("pociągn", "bilet"),  # Pociągnięcie biletów
         "game.draw_deck": "pociągn",
+        "refuse.second_card": "ciągnięcie kart",
         "game.long": "dług",  # Długie Trasy
         "board.tunnel": "tunel",
         "board.ferry": "prom",
@@ -126,6 +130,7 @@ TERMS: dict[str, dict[str, Term]] = {
         "board.tunnel": "alagút",
         "board.ferry": "komp",
         "panel.stations": "állomás",
+        "game.confirm_all_note": "állomás építése",
         "panel.routes": "útvonal",
         "game.claim": "megszer",
         "game.claim_a_route": "útvonalszakasz megszerzése",
