@@ -172,16 +172,19 @@ def test_a_person_plays_a_whole_game_against_bots_to_the_final_score_and_replays
     assert page.locator("ol.log li", has_text="bot").filter(has_text=" \u2014 ").count() > 10
     page.screenshot(path=artifacts / f"{prefix}final-score.png", full_page=True)
     finished_page_costs_nothing(context, page.url)
+    # The replay (replay.js: tests/browser/test_replay.py holds its own tests): the board first, the final score
+    # folded under it; a turn at a time, or an event.
     page.goto(f"{base_url}/games/{game_id}/replay")
     label = page.locator(".replay-at")
-    expect(page.locator("section.final table.score")).to_be_visible()
-    page.get_by_role("button", name="First event").click()
-    expect(label).to_contain_text("Event 1 of")
-    expect(page.locator("svg.board [data-owner]")).to_have_count(0)
-    page.get_by_role("button", name="Next event").click()
-    expect(label).to_contain_text("Event 2 of")
-    page.get_by_role("button", name="Last event").click()
-    expect(page.locator("section.final table.score")).to_be_visible()
+    final = page.locator("details.final")
+    expect(final.locator("summary")).to_contain_text("Final score")
+    page.locator("[data-step=first]").click()
+    expect(label).to_contain_text("Turn 1 of")
+    page.locator("[data-step=next]").click()
+    expect(label).to_contain_text("Turn 2 of")
+    page.locator("[data-step=last]").click()
+    final.locator("summary").click()
+    expect(final.locator("table.score")).to_be_visible()
     expect(page.locator("section.seat-hand")).to_have_count(players)  # every hand, once the game is over
     page.screenshot(path=artifacts / f"{prefix}replay.png", full_page=True)
 
