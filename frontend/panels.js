@@ -127,8 +127,8 @@ export function scoreTable(score, board, summary = null) {
       cell("tickets", "tickets", h("ul", {}, x.tickets.map((tk) => h("li", {}, `${board.tickets[tk.ticket] ? ticketText(board.tickets[tk.ticket], board.cities) : tk.ticket}: `,
         h("strong", {}, tk.points > 0 ? `+${tk.points}` : tk.points), tk.completed ? "" : ` ${t("panel.not_completed")}`)))),
       board.hasStations ? cell("stations", "stations", tn("panel.unbuilt", x.stations_unbuilt, { points: x.station_points ?? x.stations_unbuilt * 4 }),
-        x.station_routes.length ? h("ul", {}, x.station_routes.map((u) => h("li", {},
-          t("panel.borrows", { city: city(u.city), route: u.route ? route(u.route) : t("panel.no_route") })))) : null) : null,
+        x.station_routes.length ? h("ul", {}, x.station_routes.map((u) => h("li", {}, u.route
+          ? t("panel.borrows", { city: city(u.city), route: route(u.route) }) : t("panel.no_route", { city: city(u.city) })))) : null) : null,
       cell("longest", "longest", tn("trains", x.longest_path), x.longest_bonus ? `: +${x.longest_bonus}` : ""),
       cell("total", "total", h("strong", {}, x.total))))));
 }
