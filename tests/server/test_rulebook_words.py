@@ -117,7 +117,7 @@ TERMS: dict[str, dict[str, Term]] = {
         "game.market": "odsłonięt",
         "game.deck": "talia",
         "game.discarded": "zużyt",  # stos kart zużytych
-        "log.last_round": "ostatni",
+        "log.last_round": ("ostatni", "tur"),  # ostatnia tura
     },
     "hu": colours(["lila", "kék", "narancs", "fehér", "zöld", "sárga", "fekete", "piros"], "szürke", "mozdony") | {
         "rule.C-CMP-1": "vonatkocsi-kártya",
