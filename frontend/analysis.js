@@ -16,7 +16,7 @@ import { seatSwatch } from "./panels.js";
 export const MARKS = ["inaccuracy", "mistake", "blunder"]; // mildest first
 const GLYPH = { inaccuracy: "?!", mistake: "?", blunder: "??" }; // as chess annotates them: not colour alone
 const POLL_MS = 2000;
-const MARK_GAP_PX = 22; // slider marks nearer than this share no row (a blunder's diamond is 20 px across)
+const MARK_GAP_PX = 22; // slider marks nearer than this share no row (a blunder's diamond is 17 px across)
 const MARK_ROWS = 3;
 
 const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
