@@ -57,11 +57,12 @@ export function seatClock(deadline) {
 }
 
 // A column's heading in the players' table: its short word (Hungarian "Kocsik" for "Vonatkocsik"), so that the
-// table fits a side column or a phone, the full word in its title and for screen readers.
+// table fits a side column or a phone, the full word in its title and for screen readers; the short word breaks
+// at the soft hyphens its catalogue entry carries (Sta-tions) when the column is narrower still.
 function heading(key) {
   const full = t(`panel.${key}`);
   const short = key === "player" ? full : t(`panel.short.${key}`);
-  return short === full ? h("th", { scope: "col" }, full)
+  return short.replaceAll("\u00ad", "") === full ? h("th", { scope: "col" }, short)
     : h("th", { scope: "col", "aria-label": full }, h("abbr", { title: full }, short));
 }
 

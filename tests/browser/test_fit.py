@@ -81,8 +81,9 @@ def drawn(page: Page, language: str, ready: str) -> None:
 
 @pytest.fixture
 def games(base_url: str) -> dict[str, Any]:
-    """A person with a game in play (a few moves made: cards in hand, a route claimed) and a finished game; the
-    finished one is played out by the bots while the other pages are measured."""
+    """A person with a daily game in play (a few moves made: cards in hand, a route claimed; each seat's bank in the
+    players' table) and a finished game; the finished one is played out by the bots while the other pages are
+    measured."""
     name, token = register(base_url)
     finished: dict[str, str] = {}
 
@@ -91,7 +92,7 @@ def games(base_url: str) -> dict[str, Any]:
 
     worker = threading.Thread(target=finish, daemon=True)
     worker.start()
-    game = game_against_bots(base_url, token, players=3)
+    game = game_against_bots(base_url, token, players=3, speed="daily", days_per_move=1, bank_days=3)  # a bank column
     for _ in range(4):
         play(base_url, token, game)
     return {"name": name, "token": token, "game": game, "finished": finished, "worker": worker}
