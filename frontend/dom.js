@@ -25,3 +25,11 @@ export function mount(parent, ...children) {
   parent.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return parent;
 }
+
+// A button's name holds the words it shows (WCAG 2.5.3, label in name: a person using speech says what they see),
+// then its full meaning when that does not already hold them as whole words: "My move: My previous move", "Turn" in "Previous turn".
+export function labelInName(shown, full) {
+  const letters = (text) => text.replace(/[^\p{L}\p{N}\s]/gu, "").replace(/\s+/g, " ").trim();
+  const need = letters(shown).toLowerCase();
+  return !need || ` ${letters(full).toLowerCase()} `.includes(` ${need} `) ? full : `${letters(shown)}: ${full}`;
+}

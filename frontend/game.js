@@ -15,7 +15,7 @@ import { createBoard } from "./board.js";
 import { logLines, moveText } from "./words.js";
 import { t } from "./i18n.js";
 import { playersTable } from "./panels.js";
-import { acceptInvite, Rematch } from "./byday.js";
+import { acceptInvite, AwayNotice, Rematch } from "./byday.js";
 import { GameState } from "./gamestate.js";
 import { ChatPanel, chatSocket } from "./chat.js";
 import { Hints } from "./hints.js";
@@ -89,7 +89,7 @@ class GameView {
   layout() {
     this.skips = h("nav.skip-links", { "aria-label": t("game.skip_links") });
     this.side = h("div.side");
-    this.logList = h("ol.log", { "aria-label": t("game.log_label") });
+    this.logList = h("ol.log", { "aria-label": t("game.log_label"), tabindex: "0" }); // it scrolls: the keyboard too
     this.finalWrap = h("div.final-wrap");
     this.root = h("div.game", { "data-game": this.id });
     this.status = new StatusBar(this.game, this.root);
@@ -245,6 +245,8 @@ class GameView {
     this.drawBoard(v);
     mount(this.finalWrap, finalSection(this));
     if (this.game.status === "finished") this.rematch = this.rematch || new Rematch(this.game);
+    // Who of a daily game's players is on vacation, until when (byday.js: hidden when nobody is, or to a spectator)
+    if (this.game.status === "active") this.away = this.away || new AwayNotice(this.game);
     // What a move needs first: the choices, the market, the hand (the dock), then the tickets. Once the game is over
     // the market and the hands are of no more use: the final score says all.
     const seated = this.game.mySeat !== null && playing;
@@ -253,7 +255,7 @@ class GameView {
     mount(this.side,
       this.rematch ? this.rematch.render() || this.rematch.element : null,
       this.dock, seated ? ticketsSection(this) : null,
-      h("section.players", {}, h("h2", {}, t("game.players")),
+      h("section.players", {}, h("h2", {}, t("game.players")), this.away?.element,
         playersTable(v, this.game.summary, this.game.presence, playing ? null : this.game.score)),
       h("section", {}, h("h2", {}, t("game.log")), this.logList),
       leaveSection(this));

@@ -92,13 +92,13 @@ function turnChoices(page) {
     .sort((a, b) => routeName(board, a).localeCompare(routeName(board, b)));
   const row = [];
   if (routeIds.length) {
-    row.push(h("label", {}, h("span.choice-label", {}, `${t("game.claim_a_route")} `), h("select", { "data-action": "claim-select", onchange: (e) => e.target.value && page.choose("route", e.target.value) },
+    row.push(h("label", {}, h("span.choice-label", {}, `${t("game.claim_a_route")} `), h("select", { "aria-label": t("game.claim_a_route"), "data-action": "claim-select", onchange: (e) => e.target.value && page.choose("route", e.target.value) },
       h("option", { value: "" }, tn("game.you_can_afford", routeIds.length)),
       routeIds.map((r) => h("option", { value: r }, `${routeName(board, r)} (${routeKind(board.routes[r])})`)))));
   }
   const cityIds = [...new Set(game.movesOf("build_station").map((m) => m.city))].sort();
   if (cityIds.length) {
-    row.push(h("label", {}, h("span.choice-label", {}, `${t("game.build_station")} `), h("select", { "data-action": "station-select", onchange: (e) => e.target.value && page.choose("city", e.target.value) },
+    row.push(h("label", {}, h("span.choice-label", {}, `${t("game.build_station")} `), h("select", { "aria-label": t("game.build_station"), "data-action": "station-select", onchange: (e) => e.target.value && page.choose("city", e.target.value) },
       h("option", { value: "" }, t("game.choose_city")),
       cityIds.map((c) => h("option", { value: c }, board.cities[c].name)))));
   }

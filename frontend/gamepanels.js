@@ -2,11 +2,14 @@
 // ticket's cities marked on the board while it is pointed at or focused), the final score, and resigning (after a
 // question in a modal dialog). `page`: the GameView (game.js), which asks before a draw when the player wants every
 // move confirmed (gameconfirm.js). On a phone the market and the hand sit in the strip at the bottom of the screen.
-import { h } from "./dom.js";
+import { h, labelInName } from "./dom.js";
 import { CARD_COLOURS, colourName } from "./colours.js";
 import { ticketText } from "./words.js";
 import { t, tn } from "./i18n.js";
 import { cardFace, completedTickets, scoreTable } from "./panels.js";
+
+// A card's short name as its face shows it (panels.js cardFace), for the button's name to hold it.
+const shortName = (colour) => (colour === "locomotive" ? t("colour.loco") : t(`colour.short.${colour}`));
 
 export function marketSection(page) {
   const game = page.game, v = game.view;
@@ -17,11 +20,12 @@ export function marketSection(page) {
     h("div.cards", {}, v.market.map((colour, i) => {
       const move = market(i);
       return cardFace(colour, null, { button: true, disabled: !move || game.busy, "data-market": i,
-        onclick: () => move && page.act(move), label: t("game.take_market", { colour: colourName(colour) }) });
+        onclick: () => move && page.act(move),
+        label: labelInName(shortName(colour), t("game.take_market", { colour: colourName(colour) })) });
     }),
-    h("button.card.deck", { type: "button", disabled: !deck || game.busy, "data-deck": "", "aria-label": tn("game.draw_deck", v.deck_size),
+    h("button.card.deck", { type: "button", disabled: !deck || game.busy, "data-deck": "", "aria-label": labelInName(`${v.deck_size} ${t("game.deck")}`, tn("game.draw_deck", v.deck_size)),
       style: "background:#5a4632;color:#fff", onclick: () => deck && page.act(deck) },
-    h("span.count", { style: "color:#222" }, v.deck_size), h("span.label", { style: "color:#222" }, t("game.deck")))),
+    h("span.count", { style: "color:#222" }, v.deck_size), " ", h("span.label", { style: "color:#222" }, t("game.deck")))),
     h("p.muted", {}, `${tn("game.tickets_left", v.tickets_left)}; ${tn("game.discarded", v.discard_size)}.`));
 }
 

@@ -3,7 +3,7 @@
 // for a player of the game their previous and next move; the board, every hand and every player's tickets as they
 // stood after that event (GET /replay?at=N); the final score folded under the board. A finished game's computer
 // analysis (analysis.js) heads the side column, marks the slider and draws a better move.
-import { h, mount } from "./dom.js";
+import { h, labelInName, mount } from "./dom.js";
 import { get, session, ApiError, board as loadBoard } from "./api.js";
 import { createBoard } from "./board.js";
 import { CARD_COLOURS } from "./colours.js";
@@ -33,7 +33,7 @@ export async function replayPage(page, id) {
 
   const slider = h("input", { type: "range", min: 1, max: turns.length, value: turns.length, "aria-label": t("replay.turn"),
     "aria-keyshortcuts": "Shift+ArrowLeft Shift+ArrowRight", "data-action": "slider" });
-  const label = h("p.replay-at", { "aria-live": "polite" });
+  const label = h("p.replay-at", { "aria-live": "polite", tabindex: "0" }); // it may scroll: the keyboard reaches it
   const state = h("div.side-state"); // what the position shows, drawn again at each step
   const position = (seq) => (turns.length > 1 ? turnAt(turns, seq) / (turns.length - 1) : 0);
   const analysis = summary.status === "finished"
@@ -101,8 +101,8 @@ export async function replayPage(page, id) {
     mine_next: () => turnEnd(mine.find((i) => turns[i].last > at) ?? -1),
   };
   const go = (name) => { const to = targets[name](); if (to !== null) show(to); };
-  const step = (name) => h("button", { type: "button", "aria-label": t(`replay.${name}`), title: t(`replay.${name}`),
-    "data-step": name, onclick: () => go(name) }, t(`replay.${name}_short`));
+  const step = (name) => h("button", { type: "button", "aria-label": labelInName(t(`replay.${name}_short`), t(`replay.${name}`)),
+    title: t(`replay.${name}`), "data-step": name, onclick: () => go(name) }, t(`replay.${name}_short`));
 
   slider.addEventListener("input", () => show(turns[Number(slider.value) - 1].last));
   // Shift with an arrow key: an event at a time (the slider's own arrows go a turn at a time).
