@@ -140,6 +140,15 @@ def base_url(live: LiveServer) -> str:
     return f"http://127.0.0.1:{live.port}"
 
 
+@pytest.fixture(scope="session")
+def person(live: LiveServer) -> Any:
+    """A normal session's person with a daily game in play and a finished game (tests/browser/sessions.py), made
+    once for the tests that look at every page."""
+    from tests.browser.sessions import person_with_games  # Playwright's import: after the skip above
+
+    return person_with_games(f"http://127.0.0.1:{live.port}")
+
+
 def page_errors(page: Any) -> list[str]:
     """Collects uncaught page errors and console errors into a list the test can assert empty."""
     errors: list[str] = []

@@ -9,7 +9,6 @@ are written to test-artifacts/browser/fit-overflows.txt, with a screenshot of ea
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -17,8 +16,9 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install -e '.[test]')")
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_board import DESKTOP, PHONE, finished_game, game_against_bots, play
-from tests.browser.test_edges import call, register
+from tests.browser.sessions import wait_drawn
+from tests.browser.test_board import DESKTOP, PHONE
+from tests.browser.test_edges import call
 
 LANGUAGES = ["en", "cs", "ro", "pl", "hu", "fi"]
 SIZES = {"390": PHONE, "1400": DESKTOP}
@@ -75,39 +75,19 @@ def overflows(page: Page) -> list[dict[str, Any]]:
 
 def drawn(page: Page, language: str, ready: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", language)
-    expect(page.locator(ready).first).to_be_visible(timeout=30_000)
-    page.wait_for_function("() => !document.querySelector('[aria-busy=true]') && document.fonts.status === 'loaded'")
+    wait_drawn(page, ready)
 
 
-@pytest.fixture
-def games(base_url: str) -> dict[str, Any]:
-    """A person with a daily game in play (a few moves made: cards in hand, a route claimed; each seat's bank in the
-    players' table) and a finished game; the finished one is played out by the bots while the other pages are
-    measured."""
-    name, token = register(base_url)
-    finished: dict[str, str] = {}
-
-    def finish() -> None:
-        finished["id"] = finished_game(base_url, token, players=2, seconds=150)
-
-    worker = threading.Thread(target=finish, daemon=True)
-    worker.start()
-    game = game_against_bots(base_url, token, players=3, speed="daily", days_per_move=1, bank_days=3)  # a bank column
-    for _ in range(4):
-        play(base_url, token, game)
-    return {"name": name, "token": token, "game": game, "finished": finished, "worker": worker}
-
-
-def test_no_text_is_wider_than_its_box_on_any_page_in_any_language(contexts, base_url, games, artifacts):
+def test_no_text_is_wider_than_its_box_on_any_page_in_any_language(contexts, base_url, person, artifacts):
     """Each language is this browser's choice (the header's selector keeps it in localStorage; the account has
     none, so the browser's choice is the page's language), so the languages' pages load side by side."""
-    name, token = games["name"], games["token"]
+    name, token = person.name, person.token
     assert call(base_url, token, "GET", "/me")["language"] is None
     pages = [  # (page, address, what shows once it is drawn, signed in)
         ("sign-in", "/signin", "form", False),
         ("lobby-out", "/", "section.games-open", False),
         ("lobby", "/", "section.my-games", True),
-        ("game", f"/games/{games['game']}", "section.players table", True),
+        ("game", f"/games/{person.game}", "section.players table", True),
         ("leaderboard", "/leaderboard", "#page h1", True),
         ("player", f"/users/{name}", "#page h1", True),
         ("me", "/me", "section.language", True),
@@ -141,8 +121,7 @@ def test_no_text_is_wider_than_its_box_on_any_page_in_any_language(contexts, bas
                 page.goto(base_url + address, wait_until="commit")
                 batch.append((page, label, language, width, ready))
         measure(batch)
-    games["worker"].join(timeout=180)
-    replay = f"{base_url}/games/{games['finished']['id']}/replay"
+    replay = f"{base_url}/games/{person.finished()}/replay"
     batch = []
     for (language, width), context in signed_in.items():
         page = context.new_page()

@@ -1,0 +1,53 @@
+"""A normal session's person, made once for the browser tests that look at every page (axe-core in
+test_accessibility, overflow in test_fit): a daily game in play against bots with a few moves made (cards in hand, a
+route claimed, each seat's bank in the players' table) and a finished game, which the bots play out in the
+background while the first pages are looked at."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_board import finished_game, game_against_bots, play
+from tests.browser.test_edges import register
+
+DRAWN_MS = 30_000  # a page's first drawing, while the bots of the finished game play on the same two cores
+
+
+@dataclass
+class Person:
+    name: str
+    token: str
+    game: str  # a daily game in play
+    _finished: dict[str, str] = field(default_factory=dict)
+    _worker: threading.Thread | None = None
+
+    def finished(self) -> str:
+        """The finished game's id, once the bots have played it out."""
+        assert self._worker is not None
+        self._worker.join(timeout=180)
+        assert "id" in self._finished, "the bots did not finish the game"
+        return self._finished["id"]
+
+
+def person_with_games(base_url: str) -> Person:
+    name, token = register(base_url)
+    finished: dict[str, str] = {}
+
+    def finish() -> None:
+        finished["id"] = finished_game(base_url, token, players=2, seconds=150)
+
+    worker = threading.Thread(target=finish, daemon=True)
+    worker.start()
+    game = game_against_bots(base_url, token, players=3, speed="daily", days_per_move=1, bank_days=3)  # a bank column
+    for _ in range(4):
+        play(base_url, token, game)
+    return Person(name, token, game, finished, worker)
+
+
+def wait_drawn(page: Page, ready: str) -> None:
+    """Until `ready` shows, nothing is busy and the fonts are in (sizes measured are the final ones)."""
+    expect(page.locator(ready).first).to_be_visible(timeout=DRAWN_MS)
+    page.wait_for_function("() => !document.querySelector('[aria-busy=true]') && document.fonts.status === 'loaded'")
