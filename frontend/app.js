@@ -8,7 +8,7 @@ import { replayPage } from "./replay.js";
 import { startInbox } from "./inbox.js";
 import { createForm, createdText, myGamesSection, queueSection } from "./lobby.js";
 import { confirmEmailPage, mePage, unsubscribePage } from "./me.js";
-import { seatName } from "./words.js";
+import { botName, seatName } from "./words.js";
 import { userAnalysis } from "./analysis.js";
 import { LANGUAGES, chooseLanguage, date, language, loadLanguage, number, t, tParts, tn } from "./i18n.js";
 
@@ -94,11 +94,11 @@ function gameRow(game, turns) {
   const free = game.seats.some((s) => !s.username && !s.bot);
   const turn = turns.get(game.id);
   return h("tr", { "data-game": game.id },
-    h("td", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)),
+    h("td.game", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)),
       game.ranked ? ` · ${t("lobby.ranked")}` : "", createdText(game)),
-    h("td", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
-    h("td", {}, turn === undefined ? "" : turn),
-    h("td", {}, game.status === "open" && free && !mine && session.user
+    h("td.seats", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
+    h("td.turn", {}, turn === undefined ? "" : turn),
+    h("td.actions", {}, game.status === "open" && free && !mine && session.user
       ? h("button", { type: "button", onclick: () => join(game.id) }, t("lobby.join"))
       : h("a", { href: `/games/${game.id}` }, t(game.status === "finished" ? "lobby.see" : mine ? "lobby.play" : "lobby.watch")),
     game.status === "finished" ? [" · ", h("a", { href: `/games/${game.id}/replay` }, t("lobby.replay"))] : null));
@@ -176,7 +176,7 @@ async function gamesSection(section, status, title, mine) {
     return section;
   });
   mount(section, h("h2", {}, `${title} (${number(list.count)})`),
-    list.results.length ? h("div.table-scroll", {}, h("table", {},
+    list.results.length ? h("div.table-scroll", {}, h("table.games-table", {},
       h("thead", {}, h("tr", {}, h("th", {}, t("lobby.game")), h("th", {}, t("lobby.seats")), h("th", {}, t("lobby.turn")),
         h("th", {}, h("span.visually-hidden", {}, t("lobby.actions"))))),
       h("tbody", {}, list.results.map((g) => gameRow(g, turns))))) : h("p.muted", {}, t("lobby.none")),
@@ -227,7 +227,7 @@ async function leaderboardPage() {
       ["#", t("leaderboard.player"), t("leaderboard.rating"), t("leaderboard.games"), t("leaderboard.wins")].map((w) => h("th", {}, w)))),
       h("tbody", {}, board.results.map((r, i) => h("tr", {},
         h("td", {}, number((at - 1) * PAGE_SIZE + i + 1)),
-        h("td", {}, h("a", { href: `/users/${encodeURIComponent(r.username)}` }, r.username), r.provisional ? ` (${t("leaderboard.provisional")})` : ""),
+        h("td", {}, h("a", { href: `/users/${encodeURIComponent(r.username)}` }, r.bot ? botName(r.bot) : r.username), r.provisional ? ` (${t("leaderboard.provisional")})` : ""),
         h("td", {}, decimal(r.rating), h("span.spread", {}, `μ ${decimal(r.mu)} ± σ ${decimal(r.sigma)}`)),
         h("td", {}, number(r.games)), h("td", {}, number(r.wins))))))) : null, pager);
 }
@@ -236,7 +236,7 @@ const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigi
 
 async function userPage(name) {
   const user = await get(`/users/${encodeURIComponent(name)}`);
-  mount(page, h("h1", {}, user.username, user.bot ? ` (${t("user.bot", { level: user.bot })})` : ""),
+  mount(page, h("h1", {}, user.username, user.bot ? ` (${botName(user.bot)})` : ""),
     h("section.card-box", {}, h("h2", {}, t("user.ratings")),
       Object.keys(user.ratings).length ? h("table", {}, h("tbody", {}, Object.entries(user.ratings).map(([map, r]) => h("tr", {},
         h("th", {}, mapName(map)), h("td", {}, `${decimal(r.rating)} (μ ${decimal(r.mu)} ± σ ${decimal(r.sigma)})`),

@@ -3,7 +3,7 @@
 // keeps the level chosen and the invitation panel across redraws.
 import { h } from "./dom.js";
 import { session } from "./api.js";
-import { BOT_LEVELS, seatName, timeControlText } from "./words.js";
+import { BOT_LEVELS, botName, seatName, timeControlText } from "./words.js";
 import { t, tn, tParts } from "./i18n.js";
 import { seatSwatch } from "./panels.js";
 import { InvitePanel } from "./byday.js";
@@ -15,7 +15,7 @@ export function openSection(page) {
   const seated = s.seats.some((x) => x.username && x.username.toLowerCase() === me);
   page.botLevel = page.botLevel || "greedy";
   const level = h("select", { "aria-label": t("game.bot_level"), onchange: () => { page.botLevel = level.value; } },
-    BOT_LEVELS.map((l) => h("option", { value: l, selected: l === page.botLevel }, l)));
+    BOT_LEVELS.map((l) => h("option", { value: l, selected: l === page.botLevel }, botName(l))));
   return h("section.open", {}, h("h2", { tabindex: -1 }, t("game.waiting_start")),
     page.game.error ? h("p.error", { role: "alert" }, page.game.error) : null,
     h("p", {}, t("game.open_facts", { name: s.created_by, facts: [tn("game.seats", s.players), t(s.ranked ? "lobby.ranked" : "lobby.unranked"),
