@@ -5,9 +5,9 @@ word of the Finnish USA rule book (which has no tunnel, ferry or station: those 
 TERMS holds, for each language and catalogue key, the book's word (or the stem its cases share: "fialov" for
 fialová, fialovou, fialových). The word is checked in the catalogue's value (every plural form and case of it
 read together) and in the book's text. The books' texts are not part of this repository: they are read from
-TTR_RULEBOOKS (default: ../shared/seeds beside the checkout), each known by words only it holds; without them
-only the catalogue half runs. Case is ignored; the Romanian text lost its diacritics when it was scanned, so
-Romanian is compared without them.
+TTR_RULEBOOKS (by default the `seeds` folder in the `shared` folder beside the checkout), each known by words only
+it holds; without them only the catalogue half runs. Case is ignored; the Romanian text lost its diacritics when it
+was scanned, so Romanian is compared without them.
 """
 
 from __future__ import annotations
