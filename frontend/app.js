@@ -94,7 +94,7 @@ function gameRow(game, turns) {
   const free = game.seats.some((s) => !s.username && !s.bot);
   const turn = turns.get(game.id);
   return h("tr", { "data-game": game.id },
-    h("td.game", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)),
+    h("td.map", {}, h("a", { href: `/games/${game.id}` }, mapName(game.map)),  // not td.game: .game is the game page
       game.ranked ? ` · ${t("lobby.ranked")}` : "", createdText(game)),
     h("td.seats", {}, game.seats.map((s) => h("span.seat-chip", {}, `${s.seat + 1}: ${seatName(s)}`))),
     h("td.turn", {}, turn === undefined ? "" : turn),
