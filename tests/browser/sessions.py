@@ -24,6 +24,20 @@ class Person:
     _finished: dict[str, str] = field(default_factory=dict)
     _worker: threading.Thread | None = None
 
+    def pages(self) -> list[tuple[str, str, str, bool]]:
+        """Every page of a normal session but the replay (its game is finished later): (name, address, what shows
+        once it is drawn, signed in)."""
+        return [
+            ("sign-in", "/signin", "form.login", False),
+            ("lobby-out", "/", "section.games-open", False),
+            ("leaderboard-out", "/leaderboard", "#page h1", False),
+            ("lobby", "/", "section.my-games", True),
+            ("game", f"/games/{self.game}", "section.players table", True),
+            ("leaderboard", "/leaderboard", "#page h1", True),
+            ("player", f"/users/{self.name}", "#page h1", True),
+            ("me", "/me", "section.language", True),
+        ]
+
     def finished(self) -> str:
         """The finished game's id, once the bots have played it out."""
         assert self._worker is not None

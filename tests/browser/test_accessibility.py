@@ -49,17 +49,7 @@ def test_no_serious_or_critical_accessibility_violation_on_any_page(contexts, ba
     if not AXE.is_file():
         pytest.skip(f"axe-core is not installed ({AXE}): npm ci")
     name, token = person.name, person.token
-    pages = [  # (page, address, what shows once it is drawn, signed in)
-        ("lobby-out", "/", "section.games-open", False),
-        ("sign-in", "/signin", "form.login", False),
-        ("leaderboard-out", "/leaderboard", "#page h1", False),
-        ("lobby", "/", "section.my-games", True),
-        ("game", f"/games/{person.game}", "section.players table", True),
-        ("leaderboard", "/leaderboard", "#page h1", True),
-        ("player", f"/users/{name}", "#page h1", True),
-        ("me", "/me", "section.language", True),
-        ("replay", None, "svg.board", True),
-    ]
+    pages: list[tuple[str, str | None, str, bool]] = [*person.pages(), ("replay", None, "svg.board", True)]
     page = contexts(**SIZES[width]).new_page()
     found: dict[str, list[dict[str, Any]]] = {}
     for label, address, ready, signed in pages:

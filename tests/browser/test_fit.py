@@ -83,15 +83,7 @@ def test_no_text_is_wider_than_its_box_on_any_page_in_any_language(contexts, bas
     none, so the browser's choice is the page's language), so the languages' pages load side by side."""
     name, token = person.name, person.token
     assert call(base_url, token, "GET", "/me")["language"] is None
-    pages = [  # (page, address, what shows once it is drawn, signed in)
-        ("sign-in", "/signin", "form", False),
-        ("lobby-out", "/", "section.games-open", False),
-        ("lobby", "/", "section.my-games", True),
-        ("game", f"/games/{person.game}", "section.players table", True),
-        ("leaderboard", "/leaderboard", "#page h1", True),
-        ("player", f"/users/{name}", "#page h1", True),
-        ("me", "/me", "section.language", True),
-    ]
+    pages = person.pages()
     chosen = "try {{ localStorage.setItem('ttr.language', '{}'); }} catch {{}}"
     session = (f"try {{ localStorage.setItem('ttr.user', '{name}'); localStorage.setItem('ttr.token', '{token}'); }}"
                " catch {}")
