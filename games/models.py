@@ -11,10 +11,11 @@ from games.play.models import Invitation, Rating, RatingChange, RematchOffer
 from games.review.models import Analysis, SeatAnalysis
 from games.store.models import BOT_LEVELS, BotAccount, Event, Game, Heartbeat, Seat, Snapshot
 from games.table.models import ChatBan, ChatMessage, ChatMute, ChatReport
+from games.tournaments.models import Entry, Table, Tournament, TournamentEvent
 from games.trust.models import Checkpoint
 
 __all__ = [
     "BOT_LEVELS", "Account", "Analysis", "BotAccount", "ChatBan", "ChatMessage", "ChatMute", "ChatReport",
-    "Checkpoint", "Event", "Game", "Heartbeat", "Invitation", "LimitHit", "Notification", "QueueEntry", "Rating",
-    "RatingChange", "RematchOffer", "Seat", "SeatAnalysis", "Snapshot", "Vacation",
+    "Checkpoint", "Entry", "Event", "Game", "Heartbeat", "Invitation", "LimitHit", "Notification", "QueueEntry", "Rating",
+    "RatingChange", "RematchOffer", "Seat", "SeatAnalysis", "Snapshot", "Table", "Tournament", "TournamentEvent", "Vacation",
 ]

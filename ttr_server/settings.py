@@ -335,6 +335,7 @@ EMAIL_USE_TLS = _flag("EMAIL_USE_TLS", default=False)
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))  # a hung server must not hold a worker
 DEFAULT_FROM_EMAIL = os.environ.get("TTR_MAIL_FROM", "Ticket to Ride <noreply@localhost>")
 TTR_PUBLIC_URL = os.environ.get("TTR_PUBLIC_URL", "http://localhost:8000")
+TTR_TOURNAMENT_SECONDS = float(os.environ.get("TTR_TOURNAMENT_SECONDS", "5"))  # starts, daily rounds, arenas' pools
 TTR_MAIL_SECONDS = float(os.environ.get("TTR_MAIL_SECONDS", "60"))
 TTR_MAIL_GAP_SECONDS = float(os.environ.get("TTR_MAIL_GAP_SECONDS", "3600"))
 # Beat's tasks by their names, which are their functions' module paths (Celery's default: no task is given a name);
@@ -344,6 +345,7 @@ CELERY_BEAT_SCHEDULE = {
     "match": {"task": "games.lobby.matchmaker.match", "schedule": TTR_MATCH_SECONDS},
     "mail": {"task": "games.tasks.mail_notifications", "schedule": TTR_MAIL_SECONDS},
     "analyses": {"task": "bots.tasks.analysis_sweep", "schedule": TTR_ANALYSIS_SWEEP_SECONDS},
+    "tournaments": {"task": "games.tournaments.services.tournaments_tick", "schedule": TTR_TOURNAMENT_SECONDS},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 
@@ -397,6 +399,8 @@ TTR_CONFIRMATION_MAIL_WINDOW_SECONDS = int(os.environ.get("TTR_CONFIRMATION_MAIL
 # Queue joins a person may make in the window (each one queues a matchmaker run).
 TTR_QUEUE_JOINS = int(os.environ.get("TTR_QUEUE_JOINS", "30"))
 TTR_QUEUE_JOIN_WINDOW_SECONDS = int(os.environ.get("TTR_QUEUE_JOIN_WINDOW_SECONDS", "3600"))
+TTR_TOURNAMENTS_CREATED = int(os.environ.get("TTR_TOURNAMENTS_CREATED", "10"))
+TTR_TOURNAMENTS_CREATED_WINDOW_SECONDS = int(os.environ.get("TTR_TOURNAMENTS_CREATED_WINDOW_SECONDS", "86400"))
 # Games not finished (open or in play) a person may sit in at once, by speed (games/play/game_caps.py): 409 too_many_games.
 TTR_MAX_LIVE_GAMES = int(os.environ.get("TTR_MAX_LIVE_GAMES", "20"))
 TTR_MAX_DAILY_GAMES = int(os.environ.get("TTR_MAX_DAILY_GAMES", "50"))

@@ -44,3 +44,13 @@ def parsed(query_class: type[ObjectSerializer], request: Request) -> dict[str, A
     serializer = query_class(data={name: given[name] for name in given if name in described})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
+
+
+class TournamentsQuery(ObjectSerializer):
+    status = StrictChoiceField(["upcoming", "running", "finished"], required=False, help_text="default: upcoming")
+    page = QueryIntegerField(min_value=1, required=False)
+    page_size = QueryIntegerField(min_value=1, max_value=MAX_PAGE_SIZE, required=False)
+
+
+class TablesQuery(ObjectSerializer):
+    round = QueryIntegerField(min_value=1, required=False, help_text="the round (an arena: its pairing's number)")

@@ -226,3 +226,38 @@ def move_request(data: Any) -> MoveRequest:
 
 class ChatReportSerializer(ObjectSerializer):
     reason = StrictCharField(required=False, allow_blank=True, max_length=300, help_text="what is wrong with it")
+
+
+class TournamentCreateSerializer(ObjectSerializer):
+    name = StrictCharField(min_length=3, max_length=80)
+    format = StrictChoiceField(["swiss", "arena"], help_text="swiss: a number of rounds; arena: a time window")
+    map = StrictChoiceField([m for m, _ in MAP_CHOICES])
+    table_size = StrictIntegerField(min_value=2, max_value=MAX_SEATS)
+    smaller_tables = StrictBooleanField(default=False, help_text="tables of fewer seats when the players do not divide")
+    speed = StrictChoiceField([s for s, _ in SPEED_CHOICES], default="live")
+    turn_seconds = StrictIntegerField(min_value=10, max_value=3600, required=False, allow_null=True, default=None)
+    days_per_move = StrictIntegerField(min_value=1, max_value=MAX_DAYS_PER_MOVE, required=False, allow_null=True)
+    rounds = StrictIntegerField(min_value=1, max_value=15, required=False, allow_null=True, help_text="a Swiss's rounds")
+    minutes = StrictIntegerField(
+        min_value=10, max_value=1440, required=False, allow_null=True, help_text="an arena's window"
+    )
+    starts_at = serializers.DateTimeField()
+    max_players = StrictIntegerField(min_value=2, max_value=10_000, required=False, allow_null=True, default=None)
+    ranked = StrictBooleanField(default=False)
+    bots_fill = StrictBooleanField(default=False, help_text="bots fill the seats that do not divide (never ranked)")
+    private = StrictBooleanField(default=False, help_text="not listed; reached by its link")
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["format"] == "swiss" and data.get("rounds") is None:
+            raise serializers.ValidationError({"rounds": "a Swiss tournament needs its number of rounds"})
+        if data["format"] == "arena" and data.get("minutes") is None:
+            raise serializers.ValidationError({"minutes": "an arena needs its window in minutes"})
+        if data["speed"] == "daily" and data.get("turn_seconds") is not None:
+            raise serializers.ValidationError({"turn_seconds": "a daily tournament's clock is in days: leave it null"})
+        if data["speed"] == "live" and data.get("days_per_move") is not None:
+            raise serializers.ValidationError({"days_per_move": "days_per_move is for a daily tournament"})
+        return data
+
+
+class TournamentJoinSerializer(ObjectSerializer):
+    client_seed = client_seed_field()

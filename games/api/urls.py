@@ -1,6 +1,15 @@
 from django.urls import path
 
-from games.api import views, views_account, views_analysis, views_auth, views_by_day, views_chat, views_ratings
+from games.api import (
+    views,
+    views_account,
+    views_analysis,
+    views_auth,
+    views_by_day,
+    views_chat,
+    views_ratings,
+    views_tournaments,
+)
 
 urlpatterns = [
     path("auth/register", views_auth.RegisterView.as_view()),
@@ -41,4 +50,10 @@ urlpatterns = [
     path("notifications/read", views_by_day.NotificationsReadView.as_view()),
     path("leaderboard", views_ratings.LeaderboardView.as_view()),
     path("users/<str:username>", views_ratings.PlayerView.as_view()),
+    path("tournaments", views_tournaments.TournamentsView.as_view()),
+    path("tournaments/<uuid:tournament_id>", views_tournaments.TournamentView.as_view()),
+    path("tournaments/<uuid:tournament_id>/join", views_tournaments.TournamentJoinView.as_view()),
+    path("tournaments/<uuid:tournament_id>/tables", views_tournaments.TournamentTablesView.as_view()),
+    path("tournaments/<uuid:tournament_id>/verify", views_tournaments.TournamentVerifyView.as_view()),
+    path("tournaments/<uuid:tournament_id>/audit", views_tournaments.TournamentAuditView.as_view()),
 ]

@@ -7,7 +7,10 @@ from django.db import models
 
 from games.store.models import Game
 
-NOTIFICATION_KINDS = ["your_turn", "game_formed", "invitation", "rematch_offered", "game_ended", "clock_running_out"]
+NOTIFICATION_KINDS = [
+    "your_turn", "game_formed", "invitation", "rematch_offered", "game_ended", "clock_running_out",
+    "tournament_starting", "tournament_table", "tournament_ended",
+]
 
 
 class Notification(models.Model):

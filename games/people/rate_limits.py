@@ -103,3 +103,7 @@ MAILS_PER_ADDRESS = Limit(
     "confirmation mails to one address",
 )
 QUEUE_JOINS = Limit("queue-join", "too_many_joins", "TTR_QUEUE_JOINS", "TTR_QUEUE_JOIN_WINDOW_SECONDS", "queue joins")
+TOURNAMENTS_CREATED = Limit(
+    "tournament-create", "too_many_tournaments", "TTR_TOURNAMENTS_CREATED", "TTR_TOURNAMENTS_CREATED_WINDOW_SECONDS",
+    "tournaments created",
+)

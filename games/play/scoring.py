@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from games.engine import Event, State, evolve, score_ended
@@ -21,6 +22,10 @@ from games.play.models import RatingChange
 from games.store import event_log, notify, states
 from games.store.models import Game, GameId, map_name
 from games.trust import chance, signing
+
+# Sent in the scoring transaction once a game is scored (`scored`: its GameScored) or found aborted (`scored` None):
+# what sits above this layer and counts games (games/tournaments/) hears of it without this layer knowing it.
+game_over = Signal()
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -37,7 +42,8 @@ def game_score_and_rate(game_id: GameId) -> bool:
         state = states.state_at(game.pk, game.seq)
         if state.scores or state.end_reason == ABORTED:  # scored already (or an old log with the score in
             # game_ended), or aborted by an operator (never scored, never rated): say so to the sweep
-            Game.objects.filter(pk=game.pk, scored_at__isnull=True).update(scored_at=timezone.now())
+            if Game.objects.filter(pk=game.pk, scored_at__isnull=True).update(scored_at=timezone.now()) and not state.scores:
+                game_over.send(sender=Game, game=game, scored=None)
             return False
         scored = score_ended(state)
         # A provably fair game's server seed, now that nothing is hidden any more; the score stays the last word.
@@ -48,6 +54,7 @@ def game_score_and_rate(game_id: GameId) -> bool:
             ratings.rate_game(game, places=rated_places(game, scored=scored), at=rows[-1].created_at)
         signing.sign(game)  # the final seq and head, signed: this log is the one the server holds
         _tell_players(game, scored)
+        game_over.send(sender=Game, game=game, scored=scored)
         new_state = state
         for event in appended:
             new_state = evolve(new_state, event)

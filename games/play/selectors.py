@@ -42,6 +42,7 @@ from games.play.shapes import (
     Score,
     SeatResult,
     SeatSummary,
+    TournamentLink,
     fields_of,
     started_view,
 )
@@ -88,6 +89,7 @@ def game_summary(game: Game, *, viewer: Person | None = None) -> GameSummary:
         created_at=game.created_at,
         seq=game.seq,
         server_seed_hash=chance.server_seed_hash(game),
+        tournament=TournamentLink(id=game.tournament, round=game.tournament_round or 0) if game.tournament else None,
         invite=invitations.link_token(game) if game.private and creator else ABSENT,
         rematch=_rematch_offer(game) if finished else ABSENT,
         analysis=_analysis_status(game) if finished else ABSENT,

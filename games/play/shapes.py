@@ -78,6 +78,14 @@ ANALYSIS_STATUSES = ["none", *(s.value for s in Analysis.Status)]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentLink:
+    """The tournament a game is a table of, and its round (an arena's: the pairing's number)."""
+
+    id: UUID
+    round: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GameSummary:
     id: UUID
     map: MapName
@@ -104,6 +112,7 @@ class GameSummary:
             minLength=64, maxLength=64,
         ),
     ]
+    tournament: Annotated[TournamentLink | None, Schema("the tournament this game is a table of")] = None
     invite: Annotated[str | Absent | None, Schema("for the creator of an open private game: the link's token")] = ABSENT
     rematch: Annotated[RematchOffer | Absent | None, Schema("a finished game's rematch offer")] = ABSENT
     analysis: Annotated[

@@ -65,6 +65,10 @@ class Game(models.Model):
     server_seed = models.CharField(max_length=64, blank=True, default="")
     # Table talk (games/chat.py): spectators write in their own channel unless the creator lets them write at the table.
     spectators_at_table = models.BooleanField(default=False)
+    # The tournament this game is a table of (games/tournaments/), and its round: plain values, not a foreign key, so
+    # that a game's record names no layer above its own.
+    tournament = models.UUIDField(null=True, blank=True, db_index=True)
+    tournament_round = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
