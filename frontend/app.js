@@ -1,5 +1,6 @@
 // The client's entry: draws the page that the address names. Pages: / (lobby), /signin, /games/{id},
-// /games/{id}/replay, /leaderboard, /users/{name}, /me (settings), /confirm-email, /unsubscribe. Only the public
+// /games/{id}/replay, /leaderboard, /users/{name}, /me (settings), /confirm-email, /unsubscribe, /tournaments and
+// /tournaments/{id} (tournaments.js, tournament.js). Only the public
 // API of docs/API.md is used.
 import { h, mount } from "./dom.js";
 import { clientSeed, get, post, session, ApiError } from "./api.js";
@@ -8,6 +9,8 @@ import { replayPage } from "./replay.js";
 import { startInbox } from "./inbox.js";
 import { createForm, createdText, myGamesSection, queueSection } from "./lobby.js";
 import { confirmEmailPage, mePage, unsubscribePage } from "./me.js";
+import { tournamentsPage } from "./tournaments.js";
+import { tournamentPage } from "./tournament.js";
 import { botName, seatName } from "./words.js";
 import { userAnalysis } from "./analysis.js";
 import { LANGUAGES, chooseLanguage, date, language, loadLanguage, number, t, tParts, tn } from "./i18n.js";
@@ -41,8 +44,10 @@ function navWords() {
   if (!nav) return;
   const lobby = nav.querySelector(':scope > a[href="/"]');
   const board = nav.querySelector(':scope > a[href="/leaderboard"]');
+  const tournaments = nav.querySelector(':scope > a[href="/tournaments"]');
   if (lobby) lobby.textContent = t("nav.lobby");
   if (board) board.textContent = t("nav.leaderboard");
+  if (tournaments) tournaments.textContent = t("tournament.title");
   let holder = nav.querySelector("#language");
   if (!holder) {
     holder = h("span", { id: "language" });
@@ -254,7 +259,7 @@ async function userPage(name) {
 // Each page's title (its catalogue key), by its address; the lobby's otherwise.
 const TITLES = [[/^\/signin$/, "page.sign_in"], [/^\/leaderboard$/, "page.leaderboard"], [/^\/users\//, "page.player"],
   [/\/replay$/, "page.replay"], [/^\/games\//, "page.game"], [/^\/me$/, "page.settings"], [/^\/confirm-email$/, "page.email"],
-  [/^\/unsubscribe$/, "page.unsubscribe"]];
+  [/^\/unsubscribe$/, "page.unsubscribe"], [/^\/tournaments$/, "tournament.title"], [/^\/tournaments\//, "tournament.page"]];
 
 async function route() {
   header();
@@ -268,6 +273,8 @@ async function route() {
     if (path === "/me") return await mePage(page);
     if (path === "/confirm-email") return await confirmEmailPage(page);
     if (path === "/unsubscribe") return await unsubscribePage(page);
+    if (path === "/tournaments") return await tournamentsPage(page);
+    if ((m = path.match(/^\/tournaments\/([0-9a-f-]{36})$/))) return await tournamentPage(page, m[1]);
     if ((m = path.match(/^\/users\/([^/]+)$/))) return await userPage(decodeURIComponent(m[1]));
     if ((m = path.match(/^\/games\/([0-9a-f-]{36})\/replay$/))) return await replayPage(page, m[1]);
     if ((m = path.match(/^\/games\/([0-9a-f-]{36})$/))) return await gamePage(page, m[1]);
@@ -284,6 +291,7 @@ function problemText(err, path) {
   if (!(err instanceof ApiError)) return t("error.something", { message: err.message || err });
   if (err.status === 404 && path.startsWith("/games/")) return t("error.no_game");
   if (err.status === 404 && path.startsWith("/users/")) return t("error.no_player");
+  if (err.status === 404 && path.startsWith("/tournaments/")) return t("tournament.no_tournament");
   return err.text;
 }
 

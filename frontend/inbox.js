@@ -191,7 +191,8 @@ function desktopNotice(n) {
   const notice = new Notification("Ticket to Ride", { body: notificationText(n), tag: `ttr-${n.id}` });
   notice.onclick = () => {
     window.focus();
-    if (n.game) location.href = gameLink(n);
+    const link = notificationLink(n);
+    if (link) location.href = link;
     notice.close();
   };
 }
@@ -256,7 +257,7 @@ async function fillPanel() {
       onclick: () => markRead({ all: true }, error) }, t("inbox.mark_all_read"))),
   error, desktopOffer(),
   list.length ? h("ul.notifications", {}, list.map((n) => h(`li${n.read ? "" : ".unread"}`, { "data-notification": n.id, "data-kind": n.kind },
-    n.game ? h("a", { href: gameLink(n), onclick: (e) => openOne(e, n) }, notificationText(n)) : h("span", {}, notificationText(n)),
+    notificationLink(n) ? h("a", { href: notificationLink(n), onclick: (e) => openOne(e, n) }, notificationText(n)) : h("span", {}, notificationText(n)),
     h("span.muted.when", {}, " · ", h("time", { datetime: n.at, title: date(n.at) }, when(n.at))))))
     : h("p.muted", {}, t("inbox.empty")),
   h("p.inbox-foot", {}, h("a", { href: "/me" }, t("inbox.settings"))));
@@ -275,6 +276,8 @@ function when(at) {
 // A kind not known here, or a text naming no map, is shown as it is.
 export function notificationText(n) {
   if (language() === "en") return n.text;
+  const tournament = tournamentText(n);
+  if (tournament) return tournament;
   const text = String(n.text || "");
   const map = /\bUSA\b/.test(text) ? t("map.usa") : /\bEurope\b/.test(text) ? t("map.europe") : null;
   if (!map) return text;
@@ -309,12 +312,31 @@ export function notificationText(n) {
 
 const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
+// A tournament's notifications, told from their kind and data (the tournament's name is in the English text only).
+function tournamentText(n) {
+  const d = n.data || {};
+  switch (n.kind) {
+    case "tournament_starting": return t("tournament.n.starting");
+    case "tournament_table":
+      return typeof d.round === "number" ? t("tournament.n.table", { round: number(d.round) }) : t("tournament.n.table_plain");
+    case "tournament_ended":
+      return typeof d.place === "number" ? t("tournament.n.ended", { place: number(d.place) }) : t("tournament.n.ended_plain");
+    default: return null;
+  }
+}
+
 async function markRead(body, error) {
   try {
     await post("/notifications/read", body);
     setCounts({ unread: body.all ? 0 : Math.max(0, (counts.unread || 0) - body.ids.length) }, true);
     fillPanel();
   } catch (err) { error.textContent = errorText(err); }
+}
+
+// Where a notification leads: its game, else its tournament (tournament_starting, tournament_ended); null: nowhere.
+function notificationLink(n) {
+  if (n.game) return gameLink(n);
+  return n.data?.tournament ? `/tournaments/${encodeURIComponent(n.data.tournament)}` : null;
 }
 
 // An invitation's link carries its token (the game page seats whoever opens it signed in).
