@@ -21,7 +21,7 @@ const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404, CLOSE_TOO_MANY_SOCKETS 
 const REREAD_MS = 300; // messages that come together lead to one read of the tournament
 
 const isMe = (name) => Boolean(name) && name.toLowerCase() === (session.user || "").toLowerCase();
-const decimal = (x) => number(x, { maximumFractionDigits: 1 });
+const decimal = (x) => number(x, { maximumFractionDigits: 2 }); // points are fractions (T-PTS-1: 2 of 3 seats beaten, 0.67)
 
 export async function tournamentPage(page, id) {
   const view = new TournamentView(page, id);
@@ -75,7 +75,9 @@ class TournamentView {
     mount(this.page, h("p.tour-back", {}, h("a", { href: "/tournaments" }, t("tournament.all"))),
       h("h1", {}, this.tour.name), h("p.tour-facts.muted", {}, factsText(this.tour),
         h("span", {}, ` · ${t("tournament.by", { name: this.tour.created_by })}`)),
-      this.parts.status, this.parts.me, this.parts.standings, this.parts.tables, this.parts.fairness, this.news);
+      // On a wide screen two columns: where it stands and my part over the standings; the tables over its fairness
+      h("div.tour-grid", {}, h("div.tour-main", {}, this.parts.status, this.parts.me, this.parts.standings),
+        h("div.tour-side", {}, this.parts.tables, this.parts.fairness)), this.news);
     this.drawStatus();
     this.drawMine(true);
     this.drawStandings();
@@ -214,8 +216,13 @@ class TournamentView {
   // ---- the standings
   drawStandings() {
     const rows = this.tour.standings || [];
-    const title = h("h2", { id: "tour-standings-title" }, t("tournament.standings"));
+    const upcoming = this.tour.status === "upcoming"; // no points yet: who has joined, only
+    const title = h("h2", { id: "tour-standings-title" }, t(upcoming ? "tournament.registered" : "tournament.standings"));
     if (!rows.length) return mount(this.parts.standings, title, h("p.muted", {}, t("tournament.no_players")));
+    if (upcoming) {
+      return mount(this.parts.standings, title, h("ul.tour-registered", {}, rows.map((s) => h(`li${isMe(s.username) ? ".me" : ""}`,
+        { "data-username": s.username }, h("a", { href: `/users/${encodeURIComponent(s.username)}` }, s.username)))));
+    }
     mount(this.parts.standings, title, h("table.tour-standings-table", {},
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("leaderboard.player")),
         h("th", { scope: "col" }, t("tournament.points")), h("th", { scope: "col" }, t("leaderboard.games")))),

@@ -79,7 +79,8 @@ export async function tournamentsPage(page) {
   mount(page, h("h1", {}, t("tournament.title")),
     session.user ? h("p.tour-create-link", {}, h("a", { href: "#create" }, t("tournament.create_title")))
       : h("p.card-box", {}, tParts("tournament.sign_in_first", { signin: h("a", { href: "/signin?next=%2Ftournaments" }, t("nav.sign_in")) })),
-    sections, session.user ? createForm() : null);
+    // On a wide screen the lists and the form side by side (tournament.css)
+    h("div.tour-columns", {}, h("div.tour-lists", {}, sections), session.user ? createForm() : null));
   // A start passed: the lists are read again a little later (the server's beat starts it within seconds).
   tickCountdowns(page, () => setTimeout(() => [0, 1].forEach((i) => listSection(sections[i], LISTS[i], 1)), 3000));
   await Promise.all(LISTS.map((status, i) => listSection(sections[i], status, 1)));
@@ -116,7 +117,7 @@ function tourItem(tour, leaders) {
   const when = tour.status === "upcoming"
     ? [date(tour.starts_at), " · ", countdown(tour.starts_at, "tournament.starts_in", "tournament.starting")]
     : tour.status === "running"
-      ? (leaders?.length ? t("tournament.leaders", { names: listText(leaders.map((s) => `${s.username} (${number(s.points)})`)) }) : playersText(tour))
+      ? (leaders?.length ? t("tournament.leaders", { names: listText(leaders.map((s) => `${seatText(s.username)} (${number(s.points, { maximumFractionDigits: 2 })})`)) }) : playersText(tour))
       : tour.winners?.length ? t("tournament.winners", { names: listText(tour.winners) }) : t("tournament.no_winners");
   return h("li", { "data-tournament": tour.id, "data-status": tour.status },
     h("div.tour-head", {}, h("a.tour-name", { href: `/tournaments/${tour.id}` }, tour.name),
@@ -159,7 +160,7 @@ export function createForm() {
   const general = h("p.error", { role: "alert" });
   const select = (name, options) => h("select", { name }, options.map(([value, words, selected]) => h("option", { value, selected }, words)));
   const fields = {
-    name: field("name", t("tournament.name"), h("input", { name: "name", required: true, maxlength: 80, autocomplete: "off" })),
+    name: field("name", t("tournament.name"), h("input", { name: "name", required: true, minlength: 3, maxlength: 80, autocomplete: "off" })),
     format: field("format", t("tournament.format"), select("format", [["swiss", t("tournament.format.swiss")], ["arena", t("tournament.format.arena")]])),
     map: field("map", t("lobby.map"), select("map", [["europe", t("map.europe")], ["usa", t("map.usa")]])),
     table_size: field("table_size", t("tournament.table_size"), select("table_size", [2, 3, 4, 5].map((n) => [n, number(n), n === 4]))),
@@ -220,15 +221,27 @@ export function createForm() {
       location.href = `/tournaments/${tour.id}`;
     } catch (err) {
       button.disabled = false;
-      const where = err instanceof ApiError && err.body.field ? fields[err.body.field] : null;
-      if (where && !where.wrap.hidden) refuse(where, errorText(err));
-      else general.textContent = errorText(err);
+      refused(err);
     }
   };
-  const refuse = (f, words) => {
+  const refuse = (f, words, focus = true) => {
     f.error.textContent = words;
     f.control.setAttribute("aria-invalid", "true");
-    f.control.focus();
+    if (focus) f.control.focus();
+  };
+  // Each field's own words under it ({"fields": {name: words}}, or the one "field"), the first one focused; what
+  // names no field of the form is said under it.
+  const refused = (err) => {
+    const body = err instanceof ApiError ? err.body : {};
+    const named = body.fields && typeof body.fields === "object" ? body.fields : body.field ? { [body.field]: body.detail } : {};
+    let first = true;
+    for (const [name, words] of Object.entries(named)) {
+      const where = fields[name];
+      if (!where || where.wrap.hidden) continue;
+      refuse(where, new ApiError(err.status, { ...body, detail: words }).text, first);
+      first = false;
+    }
+    if (first) general.textContent = errorText(err);
   };
   c("format").setAttribute("aria-describedby", `${c("format").getAttribute("aria-describedby")} ${help.id}`);
   const form = h("form.card-box.tour-form", { id: "create", "aria-labelledby": "create-title", onsubmit: submit },
