@@ -273,7 +273,7 @@ class TournamentView {
     return h(`li${mine ? ".mine" : ""}`, { "data-game": table.game, "data-status": table.status },
       h("div.tour-table-head", {}, h("a", { href: `/games/${table.game}` }, t("tournament.table_n", { n: number(n) })),
         h("span.muted", {}, ` · ${t(table.status === "finished" ? "status.finished" : "tournament.table_playing")}`)),
-      h("ol.tour-seats", {}, seats.map(({ seat, place }) => h(`li${isMe(seat) ? ".me" : ""}`, {},
+      h(`${finished ? "ol" : "ul"}.tour-seats`, {}, seats.map(({ seat, place }) => h(`li${isMe(seat) ? ".me" : ""}`, {},
         place ? h("span.place", {}, `${t("user.place", { place: number(place) })}: `) : null, seatText(seat)))));
   }
 
