@@ -111,7 +111,9 @@ def _may_meet(one: Waiter, other: Waiter) -> bool:
 
 
 def _leftover_tables(left: list[Waiter], settings: Settings) -> list[tuple[list[Waiter], int]]:
-    """Tables for the people left when one of them is overdue: smaller tables of those who may meet, or bots."""
+    """Tables for the people left when one of them is overdue: smaller tables of those who may meet, or bots. Someone
+    who can make no table (everyone left was at their previous one, and no bots) keeps waiting, and the others are
+    still seated among themselves."""
     tables: list[tuple[list[Waiter], int]] = []
     rest = list(left)
     while rest:
@@ -120,11 +122,12 @@ def _leftover_tables(left: list[Waiter], settings: Settings) -> list[tuple[list[
             if len(group) < settings.table_size and all(_may_meet(other, m) for m in group):
                 group.append(other)
         bots = settings.table_size - len(group) if settings.bots_fill else 0
-        if len(group) + bots < 2 or (bots == 0 and len(group) < settings.table_size and not settings.smaller_tables):
-            break
         if len(group) >= 2 and settings.smaller_tables:
             bots = 0
+        if len(group) + bots < 2 or (len(group) + bots < settings.table_size and not settings.smaller_tables):
+            rest = rest[1:]
+            continue
         tables.append((group, bots))
-        rest = [w for w in rest if w not in group]
+        taken = {w.player for w in group}
+        rest = [w for w in rest if w.player not in taken]
     return tables
-

@@ -73,30 +73,43 @@ def seat(order: Sequence[str], sizes: Sequence[int], met: Met) -> list[list[str]
 
 
 def _exact(order: Sequence[str], sizes: Sequence[int], met: Met) -> list[list[str]] | None:
-    """The seating with the fewest repeats, the first in order among equals (None: the search ran out of nodes)."""
+    """The seating with the fewest repeats, the first in order among equals (None: the search ran out of nodes).
+
+    The first person not yet seated opens a table of each size still free in turn (the largest first: T-PAIR-2's
+    seating is the first tried), so a person may sit at a smaller table when that avoids a repeat; of tables of one
+    size they open the first free one, so no seating is tried twice. Tables come back in the order of `sizes`."""
     best: list[list[str]] | None = None
     best_cost = 1 << 60
     nodes = 0
+    tables: list[list[str]] = [[] for _ in sizes]
 
-    def search(left: list[str], table: int, so_far: list[list[str]], cost: int) -> bool:
+    def search(left: list[str], cost: int) -> bool:
         nonlocal best, best_cost, nodes
         nodes += 1
         if nodes > EXACT_NODES:
             return True
         if cost >= best_cost:
             return False
-        if table == len(sizes):
-            best, best_cost = [list(t) for t in so_far], cost
+        if not left:
+            best, best_cost = [list(t) for t in tables], cost
             return cost == 0
         anchor, rest = left[0], left[1:]
-        for others in combinations(rest, sizes[table] - 1):
-            group = [anchor, *others]
-            remaining = [name for name in rest if name not in others]
-            if search(remaining, table + 1, [*so_far, group], cost + repeats(group, met)):
-                return True
+        opened: set[int] = set()
+        for table, size in enumerate(sizes):
+            if tables[table] or size in opened:
+                continue
+            opened.add(size)
+            for others in combinations(rest, size - 1):
+                group = [anchor, *others]
+                tables[table] = group
+                remaining = [name for name in rest if name not in others]
+                found = search(remaining, cost + repeats(group, met))
+                tables[table] = []
+                if found:
+                    return True
         return False
 
-    search(list(order), 0, [], 0)
+    search(list(order), 0)
     return best if nodes <= EXACT_NODES or best is not None else None
 
 
