@@ -19,20 +19,20 @@ moves, and the moves are where the time goes).
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import timedelta
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from rest_framework.test import APIClient
 
-from games.people.models import Notification
 from games.store.models import Event, Game, Seat
 from games.tournaments import services
 from games.tournaments.models import Table, Tournament
@@ -43,17 +43,29 @@ pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
 RUN_SECONDS = 600  # a whole tournament: tens of seconds when the machine is quiet; generous for a busy one
 
 
+@dataclass(frozen=True)
+class Worker:
+    log: Path
+    pid: int
+
+    def cpu_seconds(self) -> float:
+        """The worker process's CPU time so far (all its threads), from /proc."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @pytest.fixture
-def worker(tmp_path: Path) -> Iterator[Path]:
+def worker(tmp_path: Path) -> Iterator[Worker]:
     log = tmp_path / "worker.log"
-    with celery_worker(log):
-        yield log
+    with celery_worker(log) as process:
+        yield Worker(log, process.pid)
 
 
 class Run:
     """A tournament driven as its people and beat would: join, start, resign each table as it starts, tick."""
 
     def __init__(self, prefix: str, count: int, **fields: Any) -> None:
+        self.begun = time.monotonic()
         self.owner = register(f"{prefix}-organiser")
         self.people = [register(f"{prefix}{n}") for n in range(count)]
         ids = dict(User.objects.filter(username__in=[c.username for c in self.people]).values_list("username", "pk"))  # type: ignore[attr-defined]
@@ -69,38 +81,44 @@ class Run:
         for client in self.people:
             assert body(client.post(f"/api/tournaments/{self.id}/join", {}, format="json"))["joined"] is True
         self.resigned = 0
-        self.started = time.monotonic()
+        self.joined = time.monotonic()
 
-    def start(self) -> None:
+    def start(self, worker: Worker) -> None:
         """Its start comes due and beat's tick starts it (round 1, or the arena's first pairing)."""
+        self.started, self.cpu, self.worker_cpu = time.monotonic(), time.process_time(), worker.cpu_seconds()
         Tournament.objects.filter(pk=self.id).update(starts_at=timezone.now())
         assert services.tick() >= 1
 
-    def play_out(self, worker_log: Path, *, tick_every: float | None = None) -> None:
+    def play_out(self, worker: Worker, *, tick_every: float | None = None) -> None:
         """Until the tournament is over: each person resigns each table of theirs that has started (their seat goes
         to the fallback bot on the worker); `tick_every`: beat's tick that often (None: never)."""
         deadline, ticked = time.monotonic() + RUN_SECONDS, time.monotonic()
         while Tournament.objects.filter(pk=self.id, status=Tournament.Status.FINISHED).count() == 0:
             if time.monotonic() > deadline:
-                raise AssertionError(f"not over within {RUN_SECONDS} s: {worker_log.read_text()[-3000:]}")
-            seats = list(Seat.objects.filter(
-                game__tournament=self.id, game__status=Game.Status.ACTIVE, user__isnull=False, stand_in__isnull=True,
-            ).values_list("game_id", "user_id"))
-            for game_id, user_id in seats:
-                answer = self.by_id[user_id].post(f"/api/games/{game_id}/resign", {}, format="json")
-                assert answer.status_code == 200, answer.content
-                self.resigned += 1
+                raise AssertionError(f"not over within {RUN_SECONDS} s: {worker.log.read_text()[-3000:]}")
+            resigned = self.resign_started()
             if tick_every is not None and time.monotonic() - ticked >= tick_every:
                 services.tick()
                 ticked = time.monotonic()
-            if not seats:
+            if not resigned:
                 time.sleep(0.05)
+
+    def resign_started(self) -> int:
+        """Each person resigns each of their tables that has started and that they have not left yet."""
+        seats = list(Seat.objects.filter(
+            game__tournament=self.id, game__status=Game.Status.ACTIVE, user__isnull=False, stand_in__isnull=True,
+        ).values_list("game_id", "user_id"))
+        for game_id, user_id in seats:
+            answer = self.by_id[user_id].post(f"/api/games/{game_id}/resign", {}, format="json")
+            assert answer.status_code == 200, answer.content
+        self.resigned += len(seats)
+        return len(seats)
 
     def detail(self) -> dict[str, Any]:
         return body(self.owner.get(f"/api/tournaments/{self.id}"))  # type: ignore[no-any-return]
 
     def tables(self) -> list[Table]:
-        return list(Table.objects.filter(tournament=self.id).order_by("round", "pk"))
+        return list(Table.objects.filter(tournament_id=self.id).order_by("round", "pk"))
 
     def check_the_end(self) -> dict[str, Any]:
         """What every format owes at its end: over, ranked 1..n with people only, each round seats a person once,
@@ -133,11 +151,15 @@ class Run:
             at = [row["game"] for row in told if row["kind"] == "tournament_table"]
             assert sorted(at) == sorted(mine), client.username  # type: ignore[attr-defined]
 
-    def figures(self, what: str) -> str:
+    def figures(self, what: str, worker: Worker) -> str:
         games = [t.game_id for t in self.tables()]
         moves = Event.objects.filter(game_id__in=games).exclude(reason="").count()
-        seconds = time.monotonic() - self.started
-        return f"{what}: {len(games)} games, {moves} bot moves, {self.resigned} seats resigned, {seconds:.1f} s"
+        seconds, cpu = time.monotonic() - self.started, time.process_time() - self.cpu
+        return (
+            f"{what}: {len(games)} games, {moves} bot moves, {self.resigned} seats resigned; {seconds:.1f} s from the"
+            f" start (the people registered and joined in {self.joined - self.begun:.1f} s), worker CPU"
+            f" {worker.cpu_seconds() - self.worker_cpu:.1f} s, test process CPU {cpu:.1f} s"
+        )
 
 
 def meetings(tables: list[Table]) -> Counter[frozenset[str]]:
@@ -153,10 +175,10 @@ def games_played(tables: list[Table]) -> Counter[str]:
 
 
 def test_a_swiss_of_64_at_tables_of_two_plays_two_rounds_on_the_worker_with_no_repeat(
-    worker: Path, capsys: pytest.CaptureFixture[str]
+    worker: Worker, capsys: pytest.CaptureFixture[str]
 ) -> None:
     run = Run("s", 64, format="swiss", table_size=2, rounds=2, bots_fill=False)
-    run.start()
+    run.start(worker)
     run.play_out(worker)
     final = run.check_the_end()
     assert final["round"] == 2 and all(row["games"] == 2 for row in final["standings"])
@@ -165,4 +187,65 @@ def test_a_swiss_of_64_at_tables_of_two_plays_two_rounds_on_the_worker_with_no_r
     assert set(games_played(tables).values()) == {2}
     assert max(meetings(tables).values()) == 1  # 64 at 2 over two rounds: nobody meets anyone twice
     with capsys.disabled():
-        print("\n" + run.figures("swiss 64 at 2, 2 rounds"))
+        print("\n" + run.figures("swiss 64 at 2, 2 rounds", worker))
+
+
+@pytest.mark.parametrize("fill", ["bots_fill", "smaller_tables"])
+def test_a_swiss_of_37_at_tables_of_four_seats_everyone_each_round_and_repeats_no_one(
+    worker: Worker, capsys: pytest.CaptureFixture[str], fill: str
+) -> None:
+    """37 at 4: with bots filling, nine tables of four and one person with three bots; with smaller tables, seven
+    of four and three of three (T-PAIR-1). Two rounds: nobody need meet anyone twice, so nobody does."""
+    run = Run(f"f{fill[0]}", 37, format="swiss", table_size=4, rounds=2, **{fill: True})
+    run.start(worker)
+    run.play_out(worker)
+    final = run.check_the_end()
+    assert final["round"] == 2 and all(row["games"] == 2 for row in final["standings"])
+    tables = run.tables()
+    for number in (1, 2):
+        at = [t.seats for t in tables if t.round == number]
+        people = sorted(len([s for s in seats if not s.startswith("bot:")]) for seats in at)
+        bots = sorted(len([s for s in seats if s.startswith("bot:")]) for seats in at)
+        if fill == "bots_fill":
+            assert people == [1] + [4] * 9 and bots == [0] * 9 + [3] and {len(s) for s in at} == {4}
+        else:
+            assert people == [3] * 3 + [4] * 7 and bots == [0] * 10
+    assert set(games_played(tables).values()) == {2}
+    assert max(meetings(tables).values()) == 1
+    with capsys.disabled():
+        print("\n" + run.figures(f"swiss 37 at 4 ({fill}), 2 rounds", worker))
+
+
+def test_an_arena_of_30_pairs_from_its_pool_until_its_window_ends_then_lets_its_last_games_finish(
+    worker: Worker, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An arena of ten minutes at tables of two: everyone is seated at its start; as games end, their people go back
+    to the pool and are seated again, never with their last opponent. Once a second pairing has seated someone the
+    test ends the window (its start moved ten minutes back: the time it would take) and beat's tick sees it over;
+    the games still running finish, and the last to finish ends the arena on the worker."""
+    run = Run("a", 30, format="arena", table_size=2, minutes=10, bots_fill=False)
+    run.start(worker)
+    assert Table.objects.filter(tournament_id=run.id).count() == 15  # everyone at once: the pool divides
+    repaired = time.monotonic() + RUN_SECONDS
+    while not Table.objects.filter(tournament_id=run.id, round__gte=2).exists():
+        assert time.monotonic() < repaired, worker.log.read_text()[-3000:]
+        run.resign_started()
+        time.sleep(0.05)
+    Tournament.objects.filter(pk=run.id).update(starts_at=timezone.now() - timedelta(minutes=10))
+    services.tick()
+    run.play_out(worker, tick_every=1.0)
+    final = run.check_the_end()
+    tables = run.tables()
+    played = games_played(tables)
+    names = {str(c.user_id): c.username for c in run.people}  # type: ignore[attr-defined]
+    assert {row["username"]: row["games"] for row in final["standings"]} == {names[p]: n for p, n in played.items()}
+    assert len(played) == 30 and min(played.values()) >= 1 and max(played.values()) >= 2
+    times = {g: (s, f) for g, s, f in Game.objects.filter(tournament=run.id).values_list("pk", "started_at", "finished_at")}
+    for person in played:
+        theirs = [t for t in tables if person in t.seats]
+        for before, after in pairwise(theirs):
+            assert not (set(before.seats) & set(after.seats)) - {person}, (person, before.seats, after.seats)
+            finished, started = times[before.game_id][1], times[after.game_id][0]
+            assert finished and started and finished <= started  # one table at a time
+    with capsys.disabled():
+        print("\n" + run.figures("arena of 30 at 2", worker))
