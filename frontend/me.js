@@ -9,8 +9,12 @@ import { LANGUAGES, chooseLanguage, date, relativeTime, t, tParts, tn } from "./
 const MAX_VACATION_DAYS = 30;
 // The kinds of notification (games.models.NOTIFICATION_KINDS), each named by me.kind.<kind>: "it is my move", the end
 // of "e-mail me when …".
-const KINDS = ["your_turn", "clock_running_out", "game_formed", "invitation", "rematch_offered", "game_ended"];
-const kindWords = (kind) => (KINDS.includes(kind) ? t(`me.kind.${kind}`) : kind);
+// A tournament's kinds are named by tournament.kind.<what> (tournament.js's words).
+const KINDS = ["your_turn", "clock_running_out", "game_formed", "invitation", "rematch_offered", "game_ended",
+  "tournament_starting", "tournament_table", "tournament_ended"];
+const TOURNAMENT_KINDS = { tournament_starting: "tournament.kind.starting", tournament_table: "tournament.kind.table",
+  tournament_ended: "tournament.kind.ended" };
+const kindWords = (kind) => (TOURNAMENT_KINDS[kind] ? t(TOURNAMENT_KINDS[kind]) : KINDS.includes(kind) ? t(`me.kind.${kind}`) : kind);
 
 export async function mePage(page) {
   if (!session.user) return signInFirst(page, t("me.settings"), "me.sign_in_to_see");
