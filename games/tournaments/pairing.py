@@ -58,7 +58,8 @@ def pair_swiss(
 
 
 def _by_standing(standings: Sequence[Standing]) -> list[Standing]:
-    return sorted(standings, key=lambda r: (-r.points, -r.opponents_points, -r.score_total, -r.rating, -r.draw))
+    # Every key descending; a stable sort in reverse keeps equals in their order, as ascending on negated keys does.
+    return sorted(standings, key=lambda r: (r.points, r.opponents_points, r.score_total, r.rating, r.draw), reverse=True)
 
 
 @dataclass(frozen=True, slots=True)

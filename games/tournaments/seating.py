@@ -69,7 +69,8 @@ def seat(order: Sequence[str], sizes: Sequence[int], met: Met) -> list[list[str]
         exact = _exact(order, sizes, met)
         if exact is not None:
             return exact
-    return _repair(_greedy(order, sizes, met), met)
+    near = _near(met)
+    return _repair(_greedy(order, sizes, near), near)
 
 
 def _exact(order: Sequence[str], sizes: Sequence[int], met: Met) -> list[list[str]] | None:
@@ -113,43 +114,88 @@ def _exact(order: Sequence[str], sizes: Sequence[int], met: Met) -> list[list[st
     return best if nodes <= EXACT_NODES or best is not None else None
 
 
-def _greedy(order: Sequence[str], sizes: Sequence[int], met: Met) -> list[list[str]]:
-    left = list(order)
+Near = dict[str, dict[str, int]]  # each person's earlier meetings: whom they met, how often
+
+
+def _near(met: Met) -> Near:
+    near: Near = {}
+    for pair, count in met.items():
+        if count and len(pair) == 2:
+            one, other = pair
+            near.setdefault(one, {})[other] = count
+            near.setdefault(other, {})[one] = count
+    return near
+
+
+def _greedy(order: Sequence[str], sizes: Sequence[int], near: Near) -> list[list[str]]:
+    """Each table in turn: the first person left, then whoever of the next `LOOK` brings the fewest repeats (the first
+    such). `brings` counts, for everyone, the meetings they would repeat at the table so far."""
+    left = list(reversed(order))  # the next person last: popping near the end moves little
     tables: list[list[str]] = []
     for size in sizes:
-        group = [left.pop(0)]
+        group = [left.pop()]
+        brings = dict(near.get(group[0], {}))
         while len(group) < size:
-            window = left[:LOOK]
-            pick = min(range(len(window)), key=lambda i: (sum(met.get(frozenset((window[i], m)), 0) for m in group), i))
-            group.append(left.pop(pick))
+            chosen = left.pop(_cheapest(left, brings))
+            group.append(chosen)
+            for other, count in near.get(chosen, {}).items():
+                brings[other] = brings.get(other, 0) + count
         tables.append(group)
     return tables
 
 
-def _repair(tables: list[list[str]], met: Met) -> list[list[str]]:
+def _cheapest(left: list[str], brings: Mapping[str, int]) -> int:
+    """The index in `left` (the next person last) of the first of the next `LOOK` people who brings the fewest."""
+    pick, fewest = len(left) - 1, -1
+    for index in range(len(left) - 1, max(-1, len(left) - 1 - LOOK), -1):
+        cost = brings.get(left[index], 0)
+        if cost == 0:
+            return index
+        if fewest < 0 or cost < fewest:
+            pick, fewest = index, cost
+    return pick
+
+
+def _repair(tables: list[list[str]], near: Near) -> list[list[str]]:
     """Swap two people of two tables while that lowers the repeats of the pair of tables (nearest tables first)."""
+    costs = [_repeats(table, near) for table in tables]
     improved = True
     while improved:
         improved = False
-        for i, table in enumerate(tables):
-            if repeats(table, met) == 0:
+        for i in range(len(tables)):
+            if costs[i] == 0:
                 continue
             nearest = sorted(range(max(0, i - REACH), min(len(tables), i + REACH + 1)), key=lambda k: abs(k - i))
             for j in nearest:
-                if j != i and _swap_lowers(tables, i, j, met):
+                if j != i and _swap_lowers(tables, costs, i, j, near):
                     improved = True
                     break
     return tables
 
 
-def _swap_lowers(tables: list[list[str]], i: int, j: int, met: Met) -> bool:
-    before = repeats(tables[i], met) + repeats(tables[j], met)
-    for a in range(len(tables[i])):
-        for b in range(len(tables[j])):
-            one, two = list(tables[i]), list(tables[j])
-            one[a], two[b] = two[b], one[a]
-            if repeats(one, met) + repeats(two, met) < before:
-                tables[i], tables[j] = one, two
+def _repeats(table: Sequence[str], near: Near) -> int:
+    return sum(_met_at(one, table[k + 1:], near) for k, one in enumerate(table))
+
+
+def _met_at(person: str, others: Sequence[str], near: Near) -> int:
+    mine = near.get(person)
+    return sum(mine.get(other, 0) for other in others) if mine else 0
+
+
+def _swap_lowers(tables: list[list[str]], costs: list[int], i: int, j: int, near: Near) -> bool:
+    """The first swap of a person of table i with one of table j (in seat order) that lowers their repeats."""
+    one, two = tables[i], tables[j]
+    for a, x in enumerate(one):
+        rest_one = one[:a] + one[a + 1:]
+        x_here = _met_at(x, rest_one, near)
+        for b, y in enumerate(two):
+            rest_two = two[:b] + two[b + 1:]
+            gain_one = _met_at(y, rest_one, near) - x_here
+            gain_two = _met_at(x, rest_two, near) - _met_at(y, rest_two, near)
+            if gain_one + gain_two < 0:
+                one[a], two[b] = y, x
+                costs[i] += gain_one
+                costs[j] += gain_two
                 return True
     return False
 

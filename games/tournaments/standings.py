@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from games.engine.seeds import Stream
 
@@ -63,10 +64,13 @@ class Standing:
 
 def game_points(places: Sequence[int], seat: int) -> Fraction:
     """T-PTS-1: the points of `seat` at a table whose places are `places`."""
+    return Fraction(_halves(places, seat), 2 * (len(places) - 1))
+
+
+def _halves(places: Sequence[int], seat: int) -> int:
+    """Two for every other seat `seat` finished ahead of, one for every seat it tied with."""
     mine = places[seat]
-    ahead = sum(1 for other, place in enumerate(places) if other != seat and place > mine)
-    tied = sum(1 for other, place in enumerate(places) if other != seat and place == mine)
-    return (ahead + Fraction(tied, 2)) / (len(places) - 1)
+    return sum(2 if place > mine else 1 for other, place in enumerate(places) if other != seat and place >= mine)
 
 
 def draw_key(seed: bytes, player: str) -> int:
@@ -77,32 +81,36 @@ def draw_key(seed: bytes, player: str) -> int:
 def standings(
     entrants: Iterable[Entrant], results: Iterable[Result], byes: Mapping[str, int], seed: bytes
 ) -> list[Standing]:
-    """Every entrant ranked by points, then T-PTS-3's tie-breaks; ranks 1, 2, 3... with no ties."""
+    """Every entrant ranked by points, then T-PTS-3's tie-breaks; ranks 1, 2, 3... with no ties.
+
+    Points are added up as whole multiples of one `unit` (1 / the least common multiple of every table's 2 * (seats
+    - 1) and the bye's denominator): exact, as fractions are, and many times faster for a large tournament."""
     people = {entrant.player: entrant for entrant in entrants}
-    points = {name: BYE_POINTS * byes.get(name, 0) for name in people}
+    results = list(results)
+    unit = lcm(BYE_POINTS.denominator, *(2 * (len(result.seats) - 1) for result in results))
+    bye = int(BYE_POINTS * unit)
+    points = {name: bye * byes.get(name, 0) for name in people}
     scores = dict.fromkeys(people, 0)
     games = dict.fromkeys(people, 0)
     met: dict[str, list[str]] = {name: [] for name in people}
     for result in results:
+        per_half = unit // (2 * (len(result.seats) - 1))
         for seat, name in enumerate(result.seats):
             if name not in people:
                 continue
-            points[name] += game_points(result.places, seat)
+            points[name] += _halves(result.places, seat) * per_half
             scores[name] += result.scores[seat]
             games[name] += 1
             met[name].extend(other for other in result.seats if other != name and other in people)
-    rows = [
-        Standing(
-            0, name, points[name], sum((points[other] for other in met[name]), Fraction(0)), scores[name], games[name],
-            byes.get(name, 0), entrant.withdrawn, entrant.rating, draw_key(seed, name),
-        )
-        for name, entrant in people.items()
-    ]
-    rows.sort(key=lambda row: (-row.points, -row.opponents_points, -row.score_total, -row.draw))
+    opponents = {name: sum(points[other] for other in met[name]) for name in people}
+    draws = {name: draw_key(seed, name) for name in people}
+    order = sorted(people, key=lambda name: (-points[name], -opponents[name], -scores[name], -draws[name]))
     return [
-        Standing(rank, r.player, r.points, r.opponents_points, r.score_total, r.games, r.byes, r.withdrawn,
-                 r.rating, r.draw)
-        for rank, r in enumerate(rows, start=1)
+        Standing(
+            rank, name, Fraction(points[name], unit), Fraction(opponents[name], unit), scores[name], games[name],
+            byes.get(name, 0), people[name].withdrawn, people[name].rating, draws[name],
+        )
+        for rank, name in enumerate(order, start=1)
     ]
 
 
