@@ -7,7 +7,8 @@
 - **By standing (T-PAIR-2).** People are taken in their order (standing, then rating, then the seed's draw); the
   first one not yet seated opens the next table, the largest first, and is joined by the next ones in order.
 - **Repeats only when unavoidable (T-PAIR-3).** Two people who have met before are seated together only when no
-  seating avoids it: for up to `EXACT_LIMIT` people the search is exhaustive (the fewest repeated meetings, then the
+  seating avoids it: for up to `EXACT_LIMIT` people the search is exhaustive over every seating at tables of these
+  sizes, a person at a smaller table than the order gives them included (the fewest repeated meetings, then the
   seating nearest the order); for more, each table takes the first people in order who have met nobody at it, looking
   `LOOK` places ahead, and a repair pass then swaps people between tables (up to `REACH` tables away) while that
   lowers the repeats.
