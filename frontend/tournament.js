@@ -193,7 +193,8 @@ class TournamentView {
     const close = () => { dialog.close(); dialog.remove(); };
     const dialog = h("dialog.confirm", { "aria-labelledby": "withdraw-title", "aria-describedby": "withdraw-what", onclose: () => dialog.remove() },
       h("h2", { id: "withdraw-title" }, t("tournament.withdraw_title", { name: this.tour.name })),
-      h("p", { id: "withdraw-what" }, t(this.tour.my_game ? "tournament.withdraw_game" : "tournament.withdraw_what")),
+      h("p", { id: "withdraw-what" }, t(this.tour.status === "upcoming" ? "tournament.withdraw_before"
+        : this.tour.my_game ? "tournament.withdraw_game" : "tournament.withdraw_what")),
       h("div.dialog-buttons", {},
         h("button", { type: "button", autofocus: true, "data-action": "stay", onclick: close }, t("tournament.stay")),
         h("button.danger", { type: "button", "data-action": "confirm-withdraw", onclick: () => { close(); this.withdraw(error); } },
