@@ -1,5 +1,6 @@
 """WebSocket routes: a game's live stream (games/realtime/consumer.py), a person's notifications
-(games/realtime/me.py); any other path is answered not_found."""
+(games/realtime/me.py), a tournament's standings (games/realtime/tournament.py); any other path is answered
+not_found."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.urls import re_path
 
 from games.realtime.consumer import GameConsumer, NoSuchPath
 from games.realtime.me import MeConsumer
+from games.realtime.tournament import TournamentConsumer
 
 if TYPE_CHECKING:  # _ExtendedURLPattern: the stubs' URL pattern whose callback is an ASGI application
     from channels.routing import URLRouter, _ExtendedURLPattern
@@ -26,5 +28,6 @@ def _route(regex: str, application: Callable[..., Awaitable[None]]) -> _Extended
 websocket_urlpatterns: list[_ExtendedURLPattern | URLRouter] = [
     _route(rf"^ws/games/(?P<game_id>{UUID})/$", GameConsumer.as_asgi()),
     _route(r"^ws/me/$", MeConsumer.as_asgi()),
+    _route(rf"^ws/tournaments/(?P<tournament_id>{UUID})/$", TournamentConsumer.as_asgi()),
     _route(r"", NoSuchPath.as_asgi()),
 ]
