@@ -104,7 +104,8 @@ class TournamentView {
       line = tour.ends_at ? t("tournament.ended_at", { date: date(tour.ends_at) }) : t("tournament.status.finished");
     }
     const winners = tour.status === "finished" && tour.winners?.length
-      ? h("ol.tour-podium", { "aria-label": t("tournament.winners_title") }, tour.winners.map((name) => h("li", {}, seatText(name)))) : null;
+      ? [h("p.tour-podium-title", { id: "tour-winners" }, t("tournament.winners_title")),
+        h("ol.tour-podium", { "aria-labelledby": "tour-winners" }, tour.winners.map((name) => h("li", {}, seatText(name))))] : null;
     mount(this.parts.status, h("h2", { id: "tour-status-title" }, t(`tournament.status.${tour.status}`)),
       h("p.tour-line", { "data-status": tour.status }, line, clock ? [" · ", h("strong", {}, clock)] : null),
       h("p.tour-players", {}, playersText(tour)), winners, this.connection);
@@ -171,7 +172,8 @@ class TournamentView {
   myPlace() {
     const mine = (this.tour.standings || []).find((s) => isMe(s.username));
     if (!mine || this.tour.status === "upcoming") return h("p.tour-joined-note", {}, t("tournament.you_are_in"));
-    return h("p.tour-joined-note", {}, t("tournament.your_place", { place: number(mine.rank),
+    const key = this.tour.status === "finished" ? "tournament.your_final_place" : "tournament.your_place";
+    return h("p.tour-joined-note", {}, t(key, { place: number(mine.rank),
       players: number(this.tour.standings.length), points: decimal(mine.points) }));
   }
 

@@ -122,7 +122,7 @@ function tourItem(tour, leaders) {
   return h("li", { "data-tournament": tour.id, "data-status": tour.status },
     h("div.tour-head", {}, h("a.tour-name", { href: `/tournaments/${tour.id}` }, tour.name),
       tour.featured ? h("span.tour-featured", {}, t("tournament.featured")) : null,
-      tour.joined && !tour.withdrawn ? h("span.tour-joined", {}, t("tournament.joined_chip")) : null),
+      tour.joined && !tour.withdrawn && tour.status !== "finished" ? h("span.tour-joined", {}, t("tournament.joined_chip")) : null),
     h("div.tour-facts.muted", {}, factsText(tour)),
     h("div.tour-when", {}, when, tour.status === "finished" ? null : h("span.muted", {}, ` · ${playersText(tour)}`)));
 }
