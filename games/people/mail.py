@@ -233,6 +233,9 @@ _KIND_WORDS = {
     "rematch_offered": pgettext_lazy("notification kind", "rematch offered"),
     "game_ended": pgettext_lazy("notification kind", "game ended"),
     "clock_running_out": pgettext_lazy("notification kind", "clock running out"),
+    "tournament_starting": pgettext_lazy("notification kind", "tournament starting"),
+    "tournament_table": pgettext_lazy("notification kind", "tournament table"),
+    "tournament_ended": pgettext_lazy("notification kind", "tournament ended"),
 }
 _MAP_WORDS = {"europe": pgettext_lazy("map", "Europe"), "usa": pgettext_lazy("map", "USA")}
 
@@ -256,6 +259,7 @@ def _said(row: Notification, game: tuple[str, int] | None) -> str:
     context = {
         "kind": row.kind, "map": _map_words(game), "players": game[1] if game else None, "text": row.text,
         "by": data.get("by"), "place": data.get("place"), "points": data.get("points"), "hours": _hours_left(row),
+        "round": data.get("round"),
         "rating_before": _decimal(data.get("rating_before")), "rating_after": _decimal(data.get("rating_after")),
     }
     return _one_line(render_to_string("mail/notification.txt", context))

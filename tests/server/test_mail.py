@@ -524,3 +524,26 @@ def test_an_unsubscribe_link_works_for_someone_who_never_changed_a_setting() -> 
     response = APIClient().post(UNSUBSCRIBE, {"token": token}, format="json")
     assert body(response) == {"kind": "game_ended", "notify": False}
     assert body(ada.get(ME))["notify"]["game_ended"] is False
+
+
+def test_a_tournament_table_is_mailed_in_czech_with_its_words(
+    smtp: MailServer, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    from tests.server.test_i18n import ROOT, compiler, po_files
+
+    for path in po_files():  # the .mo files as `make messages` builds them, read again by Django
+        compiler().compile_po(path)
+    settings.LOCALE_PATHS = [ROOT / "locale"]
+    ada = register("ada")
+    user = confirmed(ada, "ada@example.org", smtp, django_capture_on_commit_callbacks)
+    Account.objects.filter(user_id=user).update(language="cs")
+    game = create_game(ada)["id"]
+    inbox.send(user, "tournament_table", "t", "Friday Swiss, round 2: your Europe table is ready.", game,
+               tournament="e4b1c0de-0000-4000-8000-000000000000", round=2)
+    assert mail.send_pending() == 1
+    message = smtp.messages[-1]
+    assert message["Subject"].strip() == "Ticket to Ride: Vaše další turnajová hra je připravena (2. kolo)."
+    lines = text_of(message).splitlines()
+    assert lines[0] == "- Vaše další turnajová hra je připravena (2. kolo)."
+    assert any(line.startswith("  turnajová hra: ") and "/unsubscribe?token=" in line for line in lines), lines
+    assert "round" not in text_of(message) and "tournament" not in text_of(message)
