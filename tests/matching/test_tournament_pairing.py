@@ -7,12 +7,13 @@ meeting only when every seating with the same tables would (T-PAIR-3, against a 
 pure function of its inputs and the seed, which orders seats only (T-PAIR-4); an arena never seats two people who
 were at each other's previous table (T-ARENA-1); the standings' points add up exactly (T-PTS-1, T-PTS-2) and rank
 everyone with no tie (T-PTS-3); and the audit's check (audit.py) passes a log made of pure pairings and finds one
-seat changed in one round.
+seat changed in one round. `TTR_PROPERTY_EXAMPLES=2000` runs each property on that many random cases.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -23,7 +24,7 @@ from math import comb, factorial, prod
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine.hash_chain import GENESIS_HASH
@@ -45,7 +46,8 @@ from games.tournaments.standings import (
 
 SEED = bytes(range(32))
 BOT = "bot:greedy"
-PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = max(1, int(os.environ.get("TTR_PROPERTY_EXAMPLES", "60")))  # as tests/engine/test_properties.py: more on demand
+PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # Building tournaments.
@@ -525,6 +527,7 @@ AT = "2026-11-28T12:00:00+00:00"
 class Log:
     lines: list[dict[str, Any]] = field(default_factory=list)
     games: dict[str, audit.GameRecord] = field(default_factory=dict)
+    tampered: bool = False
 
     def add(self, kind: str, data: dict[str, Any]) -> None:
         line = {"seq": len(self.lines) + 1, "type": kind, "at": AT, "data": data,
@@ -562,26 +565,26 @@ def finish(log: Log, tournament: Tournament, game: str, seats: Sequence[str], nu
 
 def swiss_log(tournament: Tournament, rounds: int, seed_of_rng: int, tamper: int | None = None) -> Log:
     """A Swiss played out as the server would log it, each round paired by `pair_swiss`; round `tamper`'s tables
-    logged (and played) with one seat changed."""
+    logged (and played) with one seat changed (when it seats anyone: `Log.tampered` says)."""
     rng, log = random.Random(seed_of_rng), Log()
     server = opening(log, tournament, "swiss", rng)
     seed = Seeds(server, tuple(bytes.fromhex(line["data"]["client_seed"]) for line in log.lines[1:-1])).game_seed()
     for number in range(1, rounds + 1):
-        if number > 1 and rng.random() < 0.3:
+        if number > 1 and len(tournament.still_in) > 2 and rng.random() < 0.3:
             name = rng.choice(tournament.still_in)
             tournament.entrants = [replace(e, withdrawn=e.withdrawn or e.player == name) for e in tournament.entrants]
             log.add("withdrawn", {"player": name, "why": "asked"})
         drawn = tournament.pair(seed)
-        tables = [list(t) for t in drawn.tables]
+        tables, byes = [list(t) for t in drawn.tables], list(drawn.byes)
         if number == tamper:
-            change_one_seat(tables, rng)
+            log.tampered = change_one_seat(tables, byes, rng)
         games = [f"r{number}g{k}" for k in range(len(tables))]
         log.add("round_paired", {
             "round": number, "tables": [{"game": g, "seats": s} for g, s in zip(games, tables, strict=True)],
-            "byes": list(drawn.byes),
+            "byes": byes,
         })
         tournament.rounds = number
-        for name in drawn.byes:
+        for name in byes:
             tournament.byes[name] = tournament.byes.get(name, 0) + 1
         for game, seats in zip(games, tables, strict=True):
             finish(log, tournament, game, seats, number, rng)
@@ -589,17 +592,25 @@ def swiss_log(tournament: Tournament, rounds: int, seed_of_rng: int, tamper: int
     return log
 
 
-def change_one_seat(tables: list[list[str]], rng: random.Random) -> None:
-    """Swap one person with one of another table, or (one table) two different seats of it."""
+def change_one_seat(tables: list[list[str]], byes: list[str], rng: random.Random) -> bool:
+    """Swap one person seated with one of another table or one with a bye, or (one table, no bye) two different seats
+    of their table. False: nobody is seated, nothing changed."""
     people = [(t, s) for t, table in enumerate(tables) for s, name in enumerate(table) if not is_bot(name)]
+    if not people:
+        return False
     (t1, s1) = rng.choice(people)
+    if byes and rng.random() < 0.3:
+        k = rng.randrange(len(byes))
+        tables[t1][s1], byes[k] = byes[k], tables[t1][s1]
+        return True
     others = [(t, s) for t, s in people if t != t1]
     others = others or [(t1, s) for s, name in enumerate(tables[t1]) if name != tables[t1][s1]]
     (t2, s2) = rng.choice(others)
     tables[t1][s1], tables[t2][s2] = tables[t2][s2], tables[t1][s1]
+    return True
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=max(1, EXAMPLES // 2), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments(most=24, withdrawals=False), st.integers(1, 4), st.integers(0, 2**32), st.data())
 def test_the_audit_passes_a_swiss_paired_by_the_pure_functions_and_finds_one_seat_changed(
     tournament: Tournament, rounds: int, seed: int, data: st.DataObject
@@ -609,6 +620,7 @@ def test_the_audit_passes_a_swiss_paired_by_the_pure_functions_and_finds_one_sea
     assert checked.problems == [] and checked.fair is True and checked.head_hash == honest.lines[-1]["hash"]
     tamper = data.draw(st.integers(1, rounds), label="round changed")
     forged = swiss_log(Tournament(tournament.settings, list(tournament.entrants)), rounds, seed, tamper=tamper)
+    assume(forged.tampered)  # that round seated somebody
     paired = [line for line in forged.lines if line["type"] == "round_paired"]
     found = audit.check(forged.lines, forged.games)
     assert found.problems == [f"event {paired[tamper - 1]['seq']}: round {tamper}'s tables are not those its inputs give"]
@@ -649,7 +661,7 @@ def arena_log(tamper_from: int | None) -> Log:
         tables = [list(t) for t in drawn.tables]
         tampered = tamper_from is not None and number >= tamper_from and bool(tables)
         if tampered:
-            change_one_seat(tables, rng)
+            change_one_seat(tables, [], rng)
             tamper_from = None
         games = [f"a{number}g{k}" for k in range(len(tables))]
         log.add("round_paired", {
