@@ -5,6 +5,32 @@ import uuid
 from django.conf import settings
 from django.db import migrations, models
 
+# As the games' events (0002): on PostgreSQL the database itself refuses UPDATE and DELETE on a tournament's events.
+CREATE = """
+CREATE OR REPLACE FUNCTION games_tournamentevent_append_only() RETURNS trigger AS $$
+BEGIN
+    RAISE EXCEPTION 'games_tournamentevent is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
+END;
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER games_tournamentevent_append_only
+    BEFORE UPDATE OR DELETE ON games_tournamentevent
+    FOR EACH ROW EXECUTE FUNCTION games_tournamentevent_append_only();
+"""
+DROP = """
+DROP TRIGGER IF EXISTS games_tournamentevent_append_only ON games_tournamentevent;
+DROP FUNCTION IF EXISTS games_tournamentevent_append_only();
+"""
+
+
+def create(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(CREATE, params=None)
+
+
+def drop(apps, schema_editor):
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute(DROP, params=None)
+
 
 class Migration(migrations.Migration):
 
@@ -112,4 +138,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('tournament', 'user'), name='entry_unique_user')],
             },
         ),
+        migrations.RunPython(create, drop),
     ]

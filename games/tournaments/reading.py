@@ -19,7 +19,10 @@ from games.tournaments import pairing, standings
 from games.tournaments.models import Entry, Table, Tournament
 from games.tournaments.shapes import StandingRow, TableRow, Tables, TournamentDetail, TournamentRow
 
-PERSON_MOVES = frozenset({"tickets_kept", "card_drawn", "route_claimed", "tunnel_declined", "station_built"})
+ANY_SEAT = -1
+PERSON_MOVES = frozenset({
+    "tickets_kept", "card_drawn", "route_claimed", "tunnel_revealed", "tunnel_declined", "station_built",
+})
 SETTINGS = (
     "name", "format", "map", "table_size", "smaller_tables", "speed", "turn_seconds", "days_per_move", "rounds",
     "minutes", "max_players", "ranked", "bots_fill", "private", "bot_level",
@@ -98,10 +101,25 @@ def pool_of(tournament: Tournament) -> list[pairing.Waiter]:
 
 
 def no_shows(game: Game) -> set[int]:
-    """The seats whose person timed out and never made a move of their own in `game` (a bot's move says why)."""
-    rows = Event.objects.filter(game=game, seat__isnull=False).values_list("seat", "type", "reason")
-    timed_out = {seat for seat, type_, _ in rows if type_ == "turn_timed_out" and seat is not None}
-    moved = {seat for seat, type_, reason in rows if type_ in PERSON_MOVES and not reason and seat is not None}
+    """The seats whose person timed out and never made a move of their own in `game`. A bot's move (the fallback's
+    after a `turn_timed_out`, a stand-in's) says why on its first row, which may name no seat (a reshuffle); the
+    move's later rows say nothing: so the bot holds the seat from that row to the end of the turn."""
+    timed_out: set[int] = set()
+    moved: set[int] = set()
+    bot: int | None = None  # the seat a bot is moving for (ANY_SEAT: the bot's first row named none yet)
+    for seat, type_, reason in Event.objects.filter(game=game).order_by("seq").values_list("seat", "type", "reason"):
+        if type_ == "turn_timed_out" and seat is not None:
+            timed_out.add(seat)
+            bot = seat
+            continue
+        if reason:
+            bot = seat if seat is not None else ANY_SEAT
+        elif type_ in PERSON_MOVES and seat is not None and bot not in (seat, ANY_SEAT):
+            moved.add(seat)
+        if bot == ANY_SEAT and seat is not None:
+            bot = seat
+        if type_ == "turn_ended":
+            bot = None
     return timed_out - moved
 
 
