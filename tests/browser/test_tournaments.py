@@ -1,10 +1,10 @@
 """Tournaments in the browser: a person organises a live Swiss with bots filling the tables from the form (a refusal
 is said under the field it names), joins it, a second person in a browser of their own finds it in the list and
 joins too; the server's periodic task starts it, and both pages, without a reload, say so and show the standings;
-the first person opens their game from "Your next game"; when the second person withdraws (after saying yes to the
-question), the first person's page marks them withdrawn, live over the tournament's socket. Screenshots at a
-phone's width (390 px, the second person's) and a desktop's (1400 px, the first's) go to
-test-artifacts/browser/tournament-*.png, and neither page is wider than its window."""
+the first person's inbox links their table's game, which they open from "Your next game"; when the second person
+withdraws (after saying yes to the question), the first person's page marks them withdrawn, live over the
+tournament's socket. Screenshots at a phone's width (390 px, the second person's) and a desktop's (1400 px, the
+first's) go to test-artifacts/browser/tournament-*.png, and neither page is wider than its window."""
 
 from __future__ import annotations
 
@@ -123,6 +123,11 @@ def test_a_swiss_is_organised_joined_started_played_and_its_standings_follow_a_w
     expect(game_link).to_be_visible(timeout=LIVE_MS)
     game = game_link.get_attribute("data-game")
     assert ann.locator(f".tour-tables li[data-game='{game}']").count() == 1  # among the round's tables, as a link
+    # The inbox tells of the table too, its line a link to the game.
+    ann.get_by_role("button", name=re.compile("^Inbox")).click()
+    told = ann.locator(f"#inbox-panel li[data-kind=tournament_table] a[href='/games/{game}']")
+    expect(told).to_be_visible(timeout=LIVE_MS)
+    ann.keyboard.press("Escape")
     game_link.click()
     ann.wait_for_url(f"**/games/{game}")
     expect(ann.locator("div.game[data-seq]")).to_have_count(1)
