@@ -34,12 +34,12 @@ class Person:
             ("sign-in", "/signin", "form.login", False),
             ("lobby-out", "/", "section.games-open", False),
             ("leaderboard-out", "/leaderboard", "#page h1", False),
+            ("tournaments-out", "/tournaments", "section.tournaments-running li", False),
             ("lobby", "/", "section.my-games", True),
             ("game", f"/games/{self.game}", "section.players table", True),
             ("leaderboard", "/leaderboard", "#page h1", True),
             ("player", f"/users/{self.name}", "#page h1", True),
             ("me", "/me", "section.language", True),
-            ("tournaments-out", "/tournaments", "section.tournaments-running li", False),
             ("tournaments", "/tournaments", "form.tour-form", True),
             ("tournament", f"/tournaments/{self.tournament}", "table.tour-standings-table", True),
         ]
