@@ -18,7 +18,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games.play.models import Rating, RatingChange
-from games.staff import chat_admin, operator_actions  # noqa: F401  (chat_admin: the chat's moderation registers itself)
+from games.staff import chat_admin, operator_actions, tournament_admin  # noqa: F401  (the admins register themselves)
 from games.staff.admin_base import ModelAdmin, ReadOnlyAdmin, TabularInline
 from games.store.models import BOT_LEVELS, BotAccount, Event, Game, Seat
 from games.store.service_error import ServiceError

@@ -7,11 +7,14 @@ person resigns (`seat_resigned`): the game's fallback bot decides for it from th
 games included, its task queued after the commit when it decides now. A game they created and that has not started
 passes to the person in its lowest seat, its unused invitations withdrawn (the link, and those sent by name with
 their notifications) and a new link made for a private game; with nobody else seated it is deleted: it has no log
-yet, and nobody could start it. A rematch of their finished games that has not formed a game is withdrawn: it
-would seat them, a person whom nobody plays.
+yet, and nobody could start it. They withdraw from every tournament not over (T-PTS-4: their results stay). A
+rematch of their finished games that has not formed a game is withdrawn: it would seat them, a person whom nobody
+plays.
 """
 
 from __future__ import annotations
+
+from uuid import UUID
 
 from django.contrib.auth.models import User
 
@@ -19,6 +22,8 @@ from games.lobby.models import QueueEntry
 from games.play import invitations, services
 from games.play.models import RematchOffer
 from games.store.models import Game, GameId, Seat
+from games.tournaments import services as tournaments
+from games.tournaments.models import Entry, Tournament
 
 
 def hand_over(user: User) -> None:
@@ -26,6 +31,8 @@ def hand_over(user: User) -> None:
     QueueEntry.objects.select_for_update().filter(user=user).delete()  # waits for a run seating the row
     for game_id in _unfinished_games_seating(user):
         _leave(game_id, user)
+    for tournament_id in _tournaments_playing(user):  # their games there resigned just above
+        tournaments.tournament_withdraw(tournament_id, user)
     for game_id in Game.objects.filter(created_by=user, status=Game.Status.OPEN).values_list("pk", flat=True):
         _pass_on(game_id, user)
     RematchOffer.objects.filter(finished__seats__user=user, game__isnull=True).delete()
@@ -35,6 +42,11 @@ def _unfinished_games_seating(user: User) -> list[GameId]:
     # read after the queue entry's lock: a table the matchmaker formed for them meanwhile is among these
     games = Seat.objects.filter(user=user).exclude(game__status=Game.Status.FINISHED)
     return list(games.order_by("game_id").values_list("game_id", flat=True))  # one order: no deadlock between two
+
+
+def _tournaments_playing(user: User) -> list[UUID]:
+    entries = Entry.objects.filter(user=user, withdrawn=False).exclude(tournament__status=Tournament.Status.FINISHED)
+    return list(entries.values_list("tournament_id", flat=True))
 
 
 def _leave(game_id: GameId, user: User) -> None:

@@ -32,6 +32,7 @@ from games.review.models import Analysis, SeatAnalysis
 from games.staff import erasure
 from games.store.models import Game, Seat
 from games.table.models import ChatMessage, ChatMute, ChatReport
+from games.tournaments.models import Entry, Tournament
 
 PSEUDONYM_PREFIX = "player-"
 
@@ -63,6 +64,14 @@ def export(user: User) -> dict[str, Any]:
             Notification.objects.filter(user=user).order_by("id").values("kind", "game", "at", "read", "text", "data")
         ),
         "queue": list(QueueEntry.objects.filter(user=user).values()),
+        "tournaments": list(
+            Entry.objects.filter(user=user).order_by("joined_at").values(
+                "tournament", "joined_at", "client_seed", "rating", "withdrawn", "byes", "no_shows"
+            )
+        ),
+        "tournaments_created": [
+            str(pk) for pk in Tournament.objects.filter(created_by=user).values_list("pk", flat=True)
+        ],
         "vacations": list(Vacation.objects.filter(user=user).values("starts_at", "ends_at")),
         "invitations": list(Invitation.objects.filter(invitee=user).values("game", "token")),
         "tokens": [{"created": created} for created in Token.objects.filter(user=user).values_list("created", flat=True)],

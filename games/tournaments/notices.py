@@ -35,18 +35,20 @@ def starting(tournament: Tournament) -> None:
         inbox.send(
             entry.user_id, "tournament_starting", f"{tournament.pk}:{entry.user_id}",
             f"The tournament {tournament.name} starts at {tournament.starts_at:%H:%M} UTC.",
-            tournament=str(tournament.pk), starts_at=tournament.starts_at.isoformat(),
+            tournament=str(tournament.pk), name=tournament.name, starts_at=tournament.starts_at.isoformat(),
         )
     Tournament.objects.filter(pk=tournament.pk).update(starting_told=True)
 
 
 def table(tournament: Tournament, user: User, game: Game, number: int) -> None:
     """`tournament_table`: the person's next game, with its link."""
-    what = f"round {number}" if tournament.format == Tournament.Format.SWISS else "your next game"
+    swiss = tournament.format == Tournament.Format.SWISS
+    what = f"round {number}" if swiss else "your next game"
+    rounds: dict[str, int] = {"round": number} if swiss else {}  # an arena's pairings are no rounds
     inbox.send(
         user.pk, "tournament_table", f"{game.pk}:{user.pk}",
         f"{tournament.name}, {what}: your {map_name(tournament.map)} table is ready.", game.pk,
-        tournament=str(tournament.pk), round=number,
+        tournament=str(tournament.pk), name=tournament.name, **rounds,
     )
 
 
@@ -56,5 +58,5 @@ def ended(tournament: Tournament, row: Standing) -> None:
     inbox.send(
         user_id, "tournament_ended", f"{tournament.pk}:{user_id}",
         f"The tournament {tournament.name} is over: you finished {row.rank} with {float(row.points):g} points.",
-        tournament=str(tournament.pk), place=row.rank,
+        tournament=str(tournament.pk), name=tournament.name, place=row.rank,
     )

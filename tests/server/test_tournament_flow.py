@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from io import StringIO
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.play import services as play
 from games.play import sweep
-from games.store.models import Game
+from games.store.models import Game, Seat
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from tests.server.helpers import assert_error, body, register
+from tests.server.helpers import PASSWORD, assert_error, body, register
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -241,3 +245,52 @@ def time_out_every_decision_of(game: Game) -> None:
             return
         sweep.time_out(game, now=timezone.now() + timedelta(days=1))
     raise AssertionError("the game did not end")
+
+
+def test_staff_feature_a_tournament_in_the_admin_and_it_is_listed_first() -> None:
+    owner = register("organiser")
+    first = create(owner, name="First", starts_at=(timezone.now() + timedelta(minutes=5)).isoformat())
+    second = create(owner, name="Second", starts_at=(timezone.now() + timedelta(hours=2)).isoformat())
+    staff = User.objects.create_user("op-tess", password="staff-password-1", is_staff=True, is_superuser=True)
+    admin = Client()
+    admin.force_login(staff)
+    response = admin.post("/admin/games/tournament/", {"action": "feature", "_selected_action": [second["id"]]})
+    assert response.status_code == 302
+    listed = body(APIClient().get("/api/tournaments"))["results"]
+    assert [row["id"] for row in listed] == [second["id"], first["id"]] and listed[0]["featured"] is True
+    assert b"server_seed" not in admin.get(f"/admin/games/tournament/{first['id']}/change/").content
+
+
+def test_an_erased_person_withdraws_their_export_lists_their_tournaments_and_the_log_still_verifies() -> None:
+    owner = register("organiser")
+    made = create(owner, rounds=1, bots_fill=True)
+    gone = register("gone")
+    gone.post(f"/api/tournaments/{made['id']}/join", {"client_seed": "0a" * 16}, format="json")
+    register("stays").post(f"/api/tournaments/{made['id']}/join", {}, format="json")
+    exported = body(gone.get("/api/me/export"))
+    assert [row["tournament"] for row in exported["tournaments"]] == [made["id"]]
+    start(made["id"])
+    assert gone.delete("/api/me", {"password": PASSWORD}, format="json").status_code == 204
+    play_out(made["id"])
+    final = body(owner.get(f"/api/tournaments/{made['id']}"))
+    assert final["status"] == "finished" and "gone" not in {row["username"] for row in final["standings"]}
+    assert sum(row["withdrawn"] for row in final["standings"]) == 1
+    assert body(owner.get(f"/api/tournaments/{made['id']}/verify"))["fair"] is True
+
+
+def test_the_command_verifies_a_tournament_and_names_what_differs() -> None:
+    owner = register("organiser")
+    made = create(owner, rounds=1, bots_fill=True)
+    for name in ("cmd1", "cmd2"):
+        register(name).post(f"/api/tournaments/{made['id']}/join", {}, format="json")
+    start(made["id"])
+    play_out(made["id"])
+    out = StringIO()
+    call_command("verify_tournament", made["id"], stdout=out)
+    assert f"{made['id']} ok fair" in out.getvalue()
+    # A game's record that no longer seats the table paired (a seat handed to someone else behind the log's back):
+    game = Game.objects.get(tournament=made["id"])
+    Seat.objects.filter(game=game, number=0).update(user=User.objects.get(username="organiser"), bot=None)
+    with pytest.raises(CommandError):
+        call_command("verify_tournament", made["id"], stdout=(out := StringIO()))
+    assert "does not seat the table paired" in out.getvalue()
