@@ -17,6 +17,7 @@ const PAGE_SIZE = 20;
 const LISTS = ["upcoming", "running", "finished"]; // each list's title: t(`tournament.list.${status}`)
 const LEADERS = 3;
 const START_DELAY_MS = 5 * 60 * 1000; // the form's start: 5 minutes from now
+const RETRY_MS = 3000, RETRIES = 20; // a start passed: the lists read again every 3 s while it has not begun
 
 // ---- words shared with tournament.js
 
@@ -81,8 +82,19 @@ export async function tournamentsPage(page) {
       : h("p.card-box", {}, tParts("tournament.sign_in_first", { signin: h("a", { href: "/signin?next=%2Ftournaments" }, t("nav.sign_in")) })),
     // On a wide screen the lists and the form side by side (tournament.css)
     h("div.tour-columns", {}, h("div.tour-lists", {}, sections), session.user ? createForm() : null));
-  // A start passed: the lists are read again a little later (the server's beat starts it within seconds).
-  tickCountdowns(page, () => setTimeout(() => [0, 1].forEach((i) => listSection(sections[i], LISTS[i], 1)), 3000));
+  // A start passed: the upcoming and running lists are read again a little later (the server's periodic task starts
+  // it within seconds), and again while an upcoming one's start is past, for a minute or so.
+  let timer = null, tries = 0;
+  const reread = () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      if (!page.isConnected) return;
+      await Promise.all([0, 1].map((i) => listSection(sections[i], LISTS[i], 1)));
+      const late = [...sections[0].querySelectorAll("[data-until]")].some((el) => new Date(el.dataset.until) <= Date.now());
+      if (late && ++tries < RETRIES) reread();
+    }, RETRY_MS);
+  };
+  tickCountdowns(page, () => { tries = 0; reread(); });
   await Promise.all(LISTS.map((status, i) => listSection(sections[i], status, 1)));
 }
 
