@@ -1,20 +1,23 @@
-"""Tournaments at scale through the real Celery worker (tests/server/worker.py): a Swiss of 64 at tables of two, a
-Swiss of 37 at tables of four (bots fill the remainder; smaller tables instead), an arena of 30, each run to its end
-and checked: standings, seatings, the audit log's verdict, the games' links and the people's notifications.
+"""Tournaments at scale through real Celery workers (tests/server/worker.py): a Swiss of 64 at tables of two, two
+Swisses of the same 37 at tables of four at once (bots fill the remainder in one, smaller tables in the other), an
+arena of 30; each run to its end and checked: standings, seatings, the audit log's verdict, the games' links to
+their tournament and the people's notifications.
 
 The players are people: registered accounts that join over HTTP. As each of their tables starts, they resign it
 (POST /api/games/{id}/resign), so the tournament's fallback bot (greedy) plays their seat: that is how bots play a
-tournament through the real worker here, every move of every game a `play_bot_turns` task on the worker, each
-game scored there (`score_game`), and each scored game queues `advance_tournament`, which pairs the next round (or
-the arena's pool) or ends the tournament, on the worker too. Beat's `tournaments_tick` is called from the test
-process (`services.tick()`, the task's whole body) rather than run by a beat process: a beat is one more process on
-a 2-core machine and fires on its own schedule (5 s), where the test calls it exactly where only beat would act (a
-tournament's start, an arena's overdue waiters and the end of its window). A Swiss's rounds after the first are
-never ticked: the worker alone pairs them.
+tournament through the real worker here. Every move of every game is a `play_bot_turns` task on a worker, each
+game is scored there (`score_game`), and each scored game queues `advance_tournament`, which pairs the next round
+(or the arena's pool) or ends the tournament, on a worker too. Two worker processes of two threads, as production
+runs several: both cores play, and the tournament's steps race between processes as they would there.
 
-The Swiss of 64 plays two rounds: the second is the first paired by standings and with a history of meetings to
-avoid, which is what a third would test again at half the run's cost (a 2-player game of greedy bots is about 135
-moves, and the moves are where the time goes).
+Beat's `tournaments_tick` is called from the test process (`services.tick()`, the task's whole body), not run by a
+beat process: a beat is one more process on a 2-core machine and fires on its own schedule (every 5 s), where the
+test calls it exactly where only beat acts: a tournament's start, and an arena's window and overdue waiters. A
+Swiss's rounds after the first are never ticked: the workers alone pair them.
+
+The Swiss of 64 plays two rounds, not three: the second round is the first paired by standings and with meetings
+to avoid, which a third would test again at half as much time again (a 2-player game of greedy bots is about 135
+moves, and the moves are where the time goes: the figures each test prints with -s say how many and whose CPU).
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from datetime import timedelta
 from itertools import combinations, pairwise
 from pathlib import Path
@@ -31,77 +35,109 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from games.store.models import Event, Game, Seat
 from games.tournaments import services
 from games.tournaments.models import Table, Tournament
-from tests.server.helpers import body, register
+from tests.server.helpers import PASSWORD, body
 from tests.server.worker import celery_worker, needs_real_services
+from ttr_server.celery import app
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services()]
+WORKERS = 2
 RUN_SECONDS = 600  # a whole tournament: tens of seconds when the machine is quiet; generous for a busy one
+POLL_SECONDS = 0.2  # how often the people look for a new table: soon enough, and the test's own CPU stays small
 
 
 @dataclass(frozen=True)
-class Worker:
-    log: Path
-    pid: int
+class Workers:
+    logs: tuple[Path, ...]
+    pids: tuple[int, ...]
 
     def cpu_seconds(self) -> float:
-        """The worker process's CPU time so far (all its threads), from /proc."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """Their CPU time so far (all their threads), from /proc."""
+        ticks = 0
+        for pid in self.pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def tail(self) -> str:
+        return "\n".join(log.read_text()[-1500:] for log in self.logs)
+
+
+@pytest.fixture(scope="module")
+def workers(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workers]:
+    """The module's worker processes (each takes seconds to start: the tests share them)."""
+    folder = tmp_path_factory.mktemp("workers")
+    logs = tuple(folder / f"worker{n}.log" for n in range(WORKERS))
+    with ExitStack() as stack:
+        processes = [stack.enter_context(celery_worker(log)) for log in logs]
+        yield Workers(logs, tuple(p.pid for p in processes))
 
 
 @pytest.fixture
-def worker(tmp_path: Path) -> Iterator[Worker]:
-    log = tmp_path / "worker.log"
-    with celery_worker(log) as process:
-        yield Worker(log, process.pid)
+def worker(workers: Workers) -> Iterator[Workers]:
+    """The workers, this test's tasks sent to them (the server tests' setup makes Celery eager for each test)."""
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    yield workers
+    app.conf.task_always_eager = eager
+
+
+@dataclass(frozen=True)
+class Person:
+    """A registered account speaking HTTP with its own token, through a client the test's people share: each new
+    APIClient loads the middleware, WhiteNoise's index of the static files included (~0.1 s of CPU apiece)."""
+
+    http: APIClient
+    username: str
+    token: str
+    user_id: int
+
+    def post(self, path: str, data: dict[str, Any] | None = None) -> Any:
+        return self.http.post(path, data or {}, format="json", HTTP_AUTHORIZATION=f"Token {self.token}")
+
+    def get(self, path: str) -> Any:
+        return self.http.get(path, HTTP_AUTHORIZATION=f"Token {self.token}")
+
+
+def people(http: APIClient, prefix: str, count: int) -> list[Person]:
+    """`count` people registered over HTTP."""
+    tokens = {}
+    for n in range(count):
+        answer = http.post("/api/auth/register", {"username": f"{prefix}{n}", "password": PASSWORD}, format="json")
+        assert answer.status_code == 201, answer.content
+        tokens[f"{prefix}{n}"] = body(answer)["token"]
+    ids = dict(User.objects.filter(username__in=tokens).values_list("username", "pk"))
+    return [Person(http, username, token, ids[username]) for username, token in tokens.items()]
 
 
 class Run:
-    """A tournament driven as its people and beat would: join, start, resign each table as it starts, tick."""
+    """One tournament driven as its people and beat would: created, joined over HTTP, started by beat's tick."""
 
-    def __init__(self, prefix: str, count: int, **fields: Any) -> None:
-        self.begun = time.monotonic()
-        self.owner = register(f"{prefix}-organiser")
-        self.people = [register(f"{prefix}{n}") for n in range(count)]
-        ids = dict(User.objects.filter(username__in=[c.username for c in self.people]).values_list("username", "pk"))  # type: ignore[attr-defined]
-        for client in self.people:
-            client.user_id = ids[client.username]  # type: ignore[attr-defined]
-        self.by_id = {c.user_id: c for c in self.people}  # type: ignore[attr-defined]
-        made = self.owner.post("/api/tournaments", {
-            "name": f"{prefix} scale", "map": "usa", "speed": "live", "turn_seconds": 60, "ranked": False,
-            "starts_at": (timezone.now() + timedelta(minutes=5)).isoformat(), **fields,
-        }, format="json")
+    def __init__(self, owner: Person, entrants: list[Person], **fields: Any) -> None:
+        self.owner, self.people = owner, entrants
+        self.by_id = {person.user_id: person for person in entrants}
+        made = owner.post("/api/tournaments", {
+            "name": f"scale {fields['format']} of {len(entrants)}", "map": "usa", "speed": "live", "turn_seconds": 60,
+            "ranked": False, "starts_at": (timezone.now() + timedelta(minutes=5)).isoformat(), **fields,
+        })
         assert made.status_code == 201, made.content
         self.id: str = body(made)["id"]
-        for client in self.people:
-            assert body(client.post(f"/api/tournaments/{self.id}/join", {}, format="json"))["joined"] is True
+        for person in entrants:
+            assert body(person.post(f"/api/tournaments/{self.id}/join"))["joined"] is True
         self.resigned = 0
-        self.joined = time.monotonic()
 
-    def start(self, worker: Worker) -> None:
+    def start(self) -> None:
         """Its start comes due and beat's tick starts it (round 1, or the arena's first pairing)."""
-        self.started, self.cpu, self.worker_cpu = time.monotonic(), time.process_time(), worker.cpu_seconds()
         Tournament.objects.filter(pk=self.id).update(starts_at=timezone.now())
         assert services.tick() >= 1
 
-    def play_out(self, worker: Worker, *, tick_every: float | None = None) -> None:
-        """Until the tournament is over: each person resigns each table of theirs that has started (their seat goes
-        to the fallback bot on the worker); `tick_every`: beat's tick that often (None: never)."""
-        deadline, ticked = time.monotonic() + RUN_SECONDS, time.monotonic()
-        while Tournament.objects.filter(pk=self.id, status=Tournament.Status.FINISHED).count() == 0:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"not over within {RUN_SECONDS} s: {worker.log.read_text()[-3000:]}")
-            resigned = self.resign_started()
-            if tick_every is not None and time.monotonic() - ticked >= tick_every:
-                services.tick()
-                ticked = time.monotonic()
-            if not resigned:
-                time.sleep(0.05)
+    def over(self) -> bool:
+        return Tournament.objects.filter(pk=self.id, status=Tournament.Status.FINISHED).exists()
 
     def resign_started(self) -> int:
         """Each person resigns each of their tables that has started and that they have not left yet."""
@@ -109,7 +145,7 @@ class Run:
             game__tournament=self.id, game__status=Game.Status.ACTIVE, user__isnull=False, stand_in__isnull=True,
         ).values_list("game_id", "user_id"))
         for game_id, user_id in seats:
-            answer = self.by_id[user_id].post(f"/api/games/{game_id}/resign", {}, format="json")
+            answer = self.by_id[user_id].post(f"/api/games/{game_id}/resign")
             assert answer.status_code == 200, answer.content
         self.resigned += len(seats)
         return len(seats)
@@ -122,130 +158,179 @@ class Run:
 
     def check_the_end(self) -> dict[str, Any]:
         """What every format owes at its end: over, ranked 1..n with people only, each round seats a person once,
-        verified fair, each game linked to it, and each person told of each table and of the end once."""
+        verified fair, each game linked to it, and each person told of each of their tables and of the end once."""
         final = self.detail()
         assert final["status"] == "finished" and final["server_seed"]
-        names = {c.username for c in self.people}  # type: ignore[attr-defined]
         assert [row["rank"] for row in final["standings"]] == list(range(1, len(self.people) + 1))
-        assert {row["username"] for row in final["standings"]} == names  # no bot, nobody missing
+        assert {row["username"] for row in final["standings"]} == {p.username for p in self.people}  # no bot in them
         tables = self.tables()
-        assert all(t.finished and t.places for t in tables)
+        assert tables and all(t.finished and t.places for t in tables)
         for number in {t.round for t in tables}:
-            seated = [s for t in tables if t.round == number for s in t.seats if not s.startswith("bot:")]
+            seated = [s for t in tables if t.round == number for s in t.seats if not is_bot(s)]
             assert len(seated) == len(set(seated)), f"round {number} seats someone twice"
         verdict = body(self.owner.get(f"/api/tournaments/{self.id}/verify"))
         assert verdict == {"ok": True, "fair": True, "head_hash": verdict["head_hash"], "problems": []}
         for table in tables:
             summary = body(self.owner.get(f"/api/games/{table.game_id}"))
             assert summary["tournament"] == {"id": self.id, "round": table.round} and summary["status"] == "finished"
-        self._check_notices(tables)
+        for person in self.people:
+            told = [row for row in body(person.get("/api/notifications"))["results"]
+                    if row.get("data", {}).get("tournament") == self.id]
+            assert Counter(row["kind"] for row in told)["tournament_ended"] == 1, person.username
+            at = sorted(row["game"] for row in told if row["kind"] == "tournament_table")
+            assert at == sorted(str(t.game_id) for t in tables if str(person.user_id) in t.seats), person.username
         return final
 
-    def _check_notices(self, tables: list[Table]) -> None:
-        for client in self.people:
-            mine = {str(t.game_id) for t in tables if str(client.user_id) in t.seats}  # type: ignore[attr-defined]
-            rows = body(client.get("/api/notifications"))["results"]
-            told = [row for row in rows if row.get("data", {}).get("tournament") == self.id]
-            kinds = Counter(row["kind"] for row in told)
-            assert kinds["tournament_ended"] == 1, (client.username, kinds)  # type: ignore[attr-defined]
-            at = [row["game"] for row in told if row["kind"] == "tournament_table"]
-            assert sorted(at) == sorted(mine), client.username  # type: ignore[attr-defined]
 
-    def figures(self, what: str, worker: Worker) -> str:
-        games = [t.game_id for t in self.tables()]
+def play_out(runs: Sequence[Run], worker: Workers, *, tick_every: float | None = None) -> None:
+    """Until every run is over, their people resign each table of theirs as it starts (the fallback bot takes the
+    seat, on a worker); `tick_every`: beat's tick that often (None: never)."""
+    deadline, ticked = time.monotonic() + RUN_SECONDS, time.monotonic()
+    while not all(run.over() for run in runs):
+        assert time.monotonic() < deadline, f"not over within {RUN_SECONDS} s: {worker.tail()}"
+        resigned = sum(run.resign_started() for run in runs)
+        if tick_every is not None and time.monotonic() - ticked >= tick_every:
+            services.tick()
+            ticked = time.monotonic()
+        if not resigned:
+            time.sleep(POLL_SECONDS)
+
+
+@dataclass
+class Figures:
+    """Where a test's time went (printed with -s, and on a failure): wall and CPU by phase, the games and moves."""
+
+    worker: Workers
+    marks: list[tuple[str, float, float, float, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.mark("begin")
+
+    def mark(self, phase: str) -> None:
+        """The end of `phase`: the clock, this process's CPU, the workers' CPU, PostgreSQL's busy time."""
+        self.marks.append((phase, time.monotonic(), time.process_time(), self.worker.cpu_seconds(), db_busy_seconds()))
+
+    def report(self, what: str, runs: Sequence[Run]) -> str:
+        games = list(Table.objects.filter(tournament_id__in=[r.id for r in runs]).values_list("game_id", flat=True))
         moves = Event.objects.filter(game_id__in=games).exclude(reason="").count()
-        seconds, cpu = time.monotonic() - self.started, time.process_time() - self.cpu
-        return (
-            f"{what}: {len(games)} games, {moves} bot moves, {self.resigned} seats resigned; {seconds:.1f} s from the"
-            f" start (the people registered and joined in {self.joined - self.begun:.1f} s), worker CPU"
-            f" {worker.cpu_seconds() - self.worker_cpu:.1f} s, test process CPU {cpu:.1f} s"
-        )
+        lines = [f"{what}: {len(games)} games, {moves} bot moves, {sum(r.resigned for r in runs)} seats resigned"]
+        for (_, *before), (phase, *after) in pairwise(self.marks):
+            wall, test, workers, db = (b - a for a, b in zip(before, after, strict=True))
+            lines.append(f"  {phase}: {wall:.1f} s; CPU: test {test:.1f} s, workers {workers:.1f} s;"
+                         f" PostgreSQL busy {db:.1f} s")
+        return "\n".join(lines)
+
+
+def db_busy_seconds() -> float:
+    """The time PostgreSQL's backends spent running statements in the test database so far (its statistics)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT active_time FROM pg_stat_database WHERE datname = current_database()")
+        row = cursor.fetchone()
+    return float(row[0] or 0) / 1000 if row else 0.0
+
+
+def is_bot(seat: str) -> bool:
+    return seat.startswith("bot:")
 
 
 def meetings(tables: list[Table]) -> Counter[frozenset[str]]:
     met: Counter[frozenset[str]] = Counter()
     for table in tables:
-        people = [s for s in table.seats if not s.startswith("bot:")]
-        met.update(frozenset(pair) for pair in combinations(people, 2))
+        met.update(frozenset(pair) for pair in combinations([s for s in table.seats if not is_bot(s)], 2))
     return met
 
 
 def games_played(tables: list[Table]) -> Counter[str]:
-    return Counter(s for t in tables for s in t.seats if not s.startswith("bot:"))
+    return Counter(s for t in tables for s in t.seats if not is_bot(s))
 
 
-def test_a_swiss_of_64_at_tables_of_two_plays_two_rounds_on_the_worker_with_no_repeat(
-    worker: Worker, capsys: pytest.CaptureFixture[str]
+def test_a_swiss_of_64_at_tables_of_two_plays_two_rounds_on_the_workers_and_nobody_meets_anyone_twice(
+    worker: Workers,
 ) -> None:
-    run = Run("s", 64, format="swiss", table_size=2, rounds=2, bots_fill=False)
-    run.start(worker)
-    run.play_out(worker)
+    figures, http = Figures(worker), APIClient()
+    owner, *entrants = people(http, "s", 65)
+    run = Run(owner, entrants, format="swiss", table_size=2, rounds=2, bots_fill=False)
+    figures.mark("64 people registered and joined over HTTP")
+    run.start()
+    play_out([run], worker)
+    figures.mark("played out (started by a tick, round 2 paired on a worker)")
     final = run.check_the_end()
     assert final["round"] == 2 and all(row["games"] == 2 for row in final["standings"])
     tables = run.tables()
-    assert len(tables) == 64 and all(len(t.seats) == 2 and not any(s.startswith("bot:") for s in t.seats) for t in tables)
+    assert len(tables) == 64 and all(len(t.seats) == 2 and not any(map(is_bot, t.seats)) for t in tables)
     assert set(games_played(tables).values()) == {2}
-    assert max(meetings(tables).values()) == 1  # 64 at 2 over two rounds: nobody meets anyone twice
-    with capsys.disabled():
-        print("\n" + run.figures("swiss 64 at 2, 2 rounds", worker))
+    assert max(meetings(tables).values()) == 1  # 64 at 2 over two rounds: no repeat is ever forced
+    figures.mark("checked")
+    print(figures.report("Swiss of 64 at 2, two rounds", [run]))
 
 
-@pytest.mark.parametrize("fill", ["bots_fill", "smaller_tables"])
-def test_a_swiss_of_37_at_tables_of_four_seats_everyone_each_round_and_repeats_no_one(
-    worker: Worker, capsys: pytest.CaptureFixture[str], fill: str
+def test_two_swisses_of_the_same_37_at_tables_of_four_seat_everyone_each_round_and_repeat_no_one(
+    worker: Workers,
 ) -> None:
-    """37 at 4: with bots filling, nine tables of four and one person with three bots; with smaller tables, seven
-    of four and three of three (T-PAIR-1). Two rounds: nobody need meet anyone twice, so nobody does."""
-    run = Run(f"f{fill[0]}", 37, format="swiss", table_size=4, rounds=2, **{fill: True})
-    run.start(worker)
-    run.play_out(worker)
-    final = run.check_the_end()
-    assert final["round"] == 2 and all(row["games"] == 2 for row in final["standings"])
-    tables = run.tables()
-    for number in (1, 2):
-        at = [t.seats for t in tables if t.round == number]
-        people = sorted(len([s for s in seats if not s.startswith("bot:")]) for seats in at)
-        bots = sorted(len([s for s in seats if s.startswith("bot:")]) for seats in at)
-        if fill == "bots_fill":
-            assert people == [1] + [4] * 9 and bots == [0] * 9 + [3] and {len(s) for s in at} == {4}
-        else:
-            assert people == [3] * 3 + [4] * 7 and bots == [0] * 10
-    assert set(games_played(tables).values()) == {2}
-    assert max(meetings(tables).values()) == 1
-    with capsys.disabled():
-        print("\n" + run.figures(f"swiss 37 at 4 ({fill}), 2 rounds", worker))
+    """37 at 4 (T-PAIR-1): with bots filling, nine tables of four and one person with three bots; with smaller
+    tables, seven of four and three of three. The same 37 people play both at once. The first plays two rounds:
+    nobody need meet anyone twice, so nobody does (T-PAIR-3). The second plays one: its tables of three through
+    the workers and its verdict are what it adds, and a second round would add a fifth of the file's moves."""
+    figures, http = Figures(worker), APIClient()
+    owner, *entrants = people(http, "f", 38)
+    filled = Run(owner, entrants, format="swiss", table_size=4, rounds=2, bots_fill=True)
+    smaller = Run(owner, entrants, format="swiss", table_size=4, rounds=1, smaller_tables=True)
+    figures.mark("37 people registered, each joined both")
+    filled.start()
+    smaller.start()
+    play_out([filled, smaller], worker)
+    figures.mark("both played out")
+    for run, rounds, people_at, bots_at in (
+        (filled, 2, [1] + [4] * 9, [0] * 9 + [3]), (smaller, 1, [3] * 3 + [4] * 7, [0] * 10)
+    ):
+        final = run.check_the_end()
+        assert final["round"] == rounds and all(row["games"] == rounds for row in final["standings"])
+        tables = run.tables()
+        for number in range(1, rounds + 1):
+            seats = [t.seats for t in tables if t.round == number]
+            assert sorted(sum(not is_bot(s) for s in seated) for seated in seats) == people_at
+            assert sorted(sum(map(is_bot, seated)) for seated in seats) == bots_at
+        assert set(games_played(tables).values()) == {rounds}
+        assert max(meetings(tables).values()) == 1
+    figures.mark("checked")
+    print(figures.report("two Swisses of 37 at 4: bots fill (two rounds), smaller tables (one)", [filled, smaller]))
 
 
-def test_an_arena_of_30_pairs_from_its_pool_until_its_window_ends_then_lets_its_last_games_finish(
-    worker: Worker, capsys: pytest.CaptureFixture[str]
+def test_an_arena_of_30_pairs_its_pool_again_and_again_until_its_window_ends_and_its_last_games_finish(
+    worker: Workers,
 ) -> None:
-    """An arena of ten minutes at tables of two: everyone is seated at its start; as games end, their people go back
-    to the pool and are seated again, never with their last opponent. Once a second pairing has seated someone the
-    test ends the window (its start moved ten minutes back: the time it would take) and beat's tick sees it over;
-    the games still running finish, and the last to finish ends the arena on the worker."""
-    run = Run("a", 30, format="arena", table_size=2, minutes=10, bots_fill=False)
-    run.start(worker)
-    assert Table.objects.filter(tournament_id=run.id).count() == 15  # everyone at once: the pool divides
-    repaired = time.monotonic() + RUN_SECONDS
+    """An arena of ten minutes at tables of two: all 30 are seated at its start (15 tables); as each game ends its
+    people go back to the pool and are seated again, never with their last opponent. Once a second pairing has
+    seated someone the test ends the window (its start moved ten minutes back, as that much time would) and ticks
+    as beat would; the games under way finish, and the last of them to be scored ends the arena on a worker."""
+    figures, http = Figures(worker), APIClient()
+    owner, *entrants = people(http, "a", 31)
+    run = Run(owner, entrants, format="arena", table_size=2, minutes=10)
+    figures.mark("30 people registered and joined over HTTP")
+    run.start()
+    assert len(run.tables()) == 15
+    deadline = time.monotonic() + RUN_SECONDS
     while not Table.objects.filter(tournament_id=run.id, round__gte=2).exists():
-        assert time.monotonic() < repaired, worker.log.read_text()[-3000:]
-        run.resign_started()
-        time.sleep(0.05)
+        assert time.monotonic() < deadline, worker.tail()
+        if not run.resign_started():
+            time.sleep(POLL_SECONDS)
     Tournament.objects.filter(pk=run.id).update(starts_at=timezone.now() - timedelta(minutes=10))
-    services.tick()
-    run.play_out(worker, tick_every=1.0)
+    play_out([run], worker, tick_every=1.0)
+    figures.mark("played out (paired again on a worker, the window ended by a tick)")
     final = run.check_the_end()
     tables = run.tables()
     played = games_played(tables)
-    names = {str(c.user_id): c.username for c in run.people}  # type: ignore[attr-defined]
-    assert {row["username"]: row["games"] for row in final["standings"]} == {names[p]: n for p, n in played.items()}
-    assert len(played) == 30 and min(played.values()) >= 1 and max(played.values()) >= 2
-    times = {g: (s, f) for g, s, f in Game.objects.filter(tournament=run.id).values_list("pk", "started_at", "finished_at")}
+    assert {row["username"]: row["games"] for row in final["standings"]} == {
+        p.username: played[str(p.user_id)] for p in run.people
+    }
+    assert min(played.values()) >= 1 and max(played.values()) >= 2 and final["round"] >= 2
+    times = dict(Game.objects.filter(tournament=run.id).values_list("pk", "started_at"))
+    ended = dict(Game.objects.filter(tournament=run.id).values_list("pk", "finished_at"))
     for person in played:
-        theirs = [t for t in tables if person in t.seats]
-        for before, after in pairwise(theirs):
+        for before, after in pairwise(t for t in tables if person in t.seats):
             assert not (set(before.seats) & set(after.seats)) - {person}, (person, before.seats, after.seats)
-            finished, started = times[before.game_id][1], times[after.game_id][0]
+            finished, started = ended[before.game_id], times[after.game_id]
             assert finished and started and finished <= started  # one table at a time
-    with capsys.disabled():
-        print("\n" + run.figures("arena of 30 at 2", worker))
+    figures.mark("checked")
+    print(figures.report("arena of 30 at 2", [run]))
