@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -128,5 +128,5 @@ class TournamentAuditView(ApiView):
             **READ_ERRORS,
         },
     )
-    def get(self, request: Request, tournament_id: str) -> HttpResponse | StreamingHttpResponse:
-        return StreamingHttpResponse(log.lines(_tournament(tournament_id)), content_type="application/jsonl")
+    def get(self, request: Request, tournament_id: str) -> HttpResponse:
+        return HttpResponse("".join(log.lines(_tournament(tournament_id))), content_type="application/jsonl")

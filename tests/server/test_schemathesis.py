@@ -24,10 +24,12 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
 import schemathesis
+from django.utils import timezone
 from schemathesis.config import SchemathesisConfig
 from schemathesis.config._checks import NEGATIVE_DATA_REJECTION_EXPECTED_STATUSES
 
@@ -70,6 +72,14 @@ CONFIG = SchemathesisConfig.from_dict(
                 "include-path": "/api/users/{username}/mute",
                 "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "401", "403", "404", "409"]}},
             },
+            {  # a valid start may be already past by the time it is read (400 naming starts_at); 10 a day a person (429)
+                "include-operation-id": "tournaments_create",
+                "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "400", "401", "429"]}},
+            },
+            {  # joining: already joined, a Swiss that began, full or over (409); a seed's bytes are checked (400)
+                "include-operation-id": "tournament_join",
+                "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "400", "401", "404", "409"]}},
+            },
             {  # DELETE /api/me: any generated password is a wrong one (bad_credentials): the account is never erased
                 "include-operation-id": "me_destroy",
                 "checks": {"positive_data_acceptance": {"expected-statuses": ["2xx", "400", "401", "429"]}},
@@ -86,6 +96,7 @@ CANONICAL_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 class World:
     token: str
     games: list[str]  # open (mine), open (another's), active (my decision), finished
+    tournaments: list[str]  # upcoming (ada joined), finished
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +123,8 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
         ranked = create_game(ada, "europe", 3, ranked=True)["id"]  # rated: the leaderboard and players' pages show it
         ada.post(url(ranked, "start"), {"fill_with_bots": "greedy"}, format="json")
         _play_and_score(ranked, random.Random(4))
-        yield World(ada.token, [open_mine, open_other, active, finished])  # type: ignore[attr-defined]
+        tournaments = [_upcoming_tournament(ada), _finished_tournament(bob)]
+        yield World(ada.token, [open_mine, open_other, active, finished], tournaments)  # type: ignore[attr-defined]
         call_command("flush", interactive=False, verbosity=0)
     settings.AUTH_THROTTLE_RATE = throttle
     settings.TTR_ANALYSIS_SAMPLES, settings.TTR_ANALYSIS_SINGLE = budget
@@ -138,6 +150,36 @@ def _play_and_score(game_id: str, rng: random.Random) -> None:
     scoring.game_score_and_rate(game_id)  # nothing to do when the worker scored it already
 
 
+def _upcoming_tournament(client: Any) -> str:
+    starts = (timezone.now() + timedelta(hours=1)).isoformat()
+    fields = {"name": "Fuzzed", "format": "swiss", "map": "europe", "table_size": 2, "speed": "live", "rounds": 2,
+              "starts_at": starts, "ranked": False, "bots_fill": True}
+    tournament_id = str(client.post("/api/tournaments", fields, format="json").json()["id"])
+    client.post(f"/api/tournaments/{tournament_id}/join", {}, format="json")
+    return tournament_id
+
+
+def _finished_tournament(client: Any) -> str:
+    """A Swiss of one round that bob and carl played to its end (by services, as the other games here)."""
+    from games.store.models import Game
+    from games.tournaments import services
+    from games.tournaments.models import Tournament
+
+    starts = (timezone.now() + timedelta(minutes=1)).isoformat()
+    fields = {"name": "Played", "format": "swiss", "map": "usa", "table_size": 2, "speed": "live", "rounds": 1,
+              "starts_at": starts, "ranked": False, "bots_fill": True}
+    tournament_id = str(client.post("/api/tournaments", fields, format="json").json()["id"])
+    for player in (client, register("carl")):
+        player.post(f"/api/tournaments/{tournament_id}/join", {}, format="json")
+    Tournament.objects.filter(pk=tournament_id).update(starts_at=timezone.now())
+    services.tick()
+    for game_id in Game.objects.filter(tournament=tournament_id).values_list("pk", flat=True):
+        _play_and_score(str(game_id), random.Random(5))
+    services.tick()
+    assert Tournament.objects.get(pk=tournament_id).status == Tournament.Status.FINISHED
+    return tournament_id
+
+
 def _throwaway_token() -> str:
     from django.contrib.auth import get_user_model
 
@@ -153,6 +195,9 @@ def _aim_at_real_games(case: Any, world: World) -> None:
     key = zlib.crc32(repr((case.path_parameters, case.query, case.body)).encode())
     if isinstance((case.path_parameters or {}).get("username"), str) and key % 3:
         case.path_parameters["username"] = PLAYERS[key % len(PLAYERS)]
+    tournament_id = (case.path_parameters or {}).get("tournament_id")
+    if isinstance(tournament_id, str) and CANONICAL_UUID.match(tournament_id) and key % 5:
+        case.path_parameters["tournament_id"] = world.tournaments[key % len(world.tournaments)]
     game_id = (case.path_parameters or {}).get("game_id")
     if isinstance(game_id, str) and CANONICAL_UUID.match(game_id) and key % 5:
         game_id = case.path_parameters["game_id"] = world.games[key % len(world.games)]
@@ -185,5 +230,7 @@ def test_the_run_reached_every_operation_and_real_game_play() -> None:
         assert SEEN[f"GET /api/games/{{game_id}}/{path}"][200], path
     assert SEEN["POST /api/auth/register"][201] and SEEN["POST /api/games"][201]
     assert SEEN["GET /api/leaderboard"][200] and SEEN["GET /api/users/{username}"][200]
+    for path in ("", "/tables", "/verify", "/audit"):
+        assert SEEN[f"GET /api/tournaments/{{tournament_id}}{path}"][200], path
     total = sum(sum(counter.values()) for counter in SEEN.values())
     print(f"schemathesis: {total} requests; moves answered {dict(moves)}")
