@@ -16,6 +16,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games.people.models import Notification
 from games.play import services as play
 from games.play import sweep
 from games.store.models import Game, Seat
@@ -294,3 +295,25 @@ def test_the_command_verifies_a_tournament_and_names_what_differs() -> None:
     with pytest.raises(CommandError):
         call_command("verify_tournament", made["id"], stdout=(out := StringIO()))
     assert "does not seat the table paired" in out.getvalue()
+
+
+def test_each_person_hears_ten_minutes_before_of_each_table_and_of_their_place_once() -> None:
+    owner = register("organiser")
+    made = create(owner, rounds=1, bots_fill=True)
+    people = {name: register(name) for name in ("nia", "oto")}
+    for client in people.values():
+        client.post(f"/api/tournaments/{made['id']}/join", {}, format="json")
+    starts = Tournament.objects.get(pk=made["id"]).starts_at
+    services.tick(now=starts - timedelta(minutes=11))
+    assert Notification.objects.filter(kind="tournament_starting").count() == 0
+    services.tick(now=starts - timedelta(minutes=9))
+    services.tick(now=starts - timedelta(minutes=8))
+    start(made["id"])
+    play_out(made["id"])
+    for name, client in people.items():
+        kinds = [row["kind"] for row in body(client.get("/api/notifications"))["results"]]
+        assert sorted(k for k in kinds if k.startswith("tournament_")) == [
+            "tournament_ended", "tournament_starting", "tournament_table"
+        ], (name, kinds)
+        table = next(r for r in body(client.get("/api/notifications"))["results"] if r["kind"] == "tournament_table")
+        assert table["game"] and table["data"] == {"tournament": made["id"], "name": "Friday Swiss", "round": 1}
