@@ -161,7 +161,8 @@ class Run:
 
     def check_the_end(self) -> dict[str, Any]:
         """What every format owes at its end: over, ranked 1..n with people only, each round seats a person once,
-        verified fair, each game linked to it, and each person told of each of their tables and of the end once."""
+        verified fair, each game linked to it, and each person told once of its start, of each of their tables and of
+        its end."""
         final = self.detail()
         assert final["status"] == "finished" and final["server_seed"]
         assert [row["rank"] for row in final["standings"]] == list(range(1, len(self.people) + 1))
@@ -179,7 +180,8 @@ class Run:
         for person in self.people:
             told = [row for row in body(person.get("/api/notifications"))["results"]
                     if row.get("data", {}).get("tournament") == self.id]
-            assert Counter(row["kind"] for row in told)["tournament_ended"] == 1, person.username
+            kinds = Counter(row["kind"] for row in told)
+            assert kinds["tournament_starting"] == kinds["tournament_ended"] == 1, (person.username, kinds)
             at = sorted(row["game"] for row in told if row["kind"] == "tournament_table")
             assert at == sorted(str(t.game_id) for t in tables if str(person.user_id) in t.seats), person.username
         return final
