@@ -59,9 +59,14 @@ def checked_text(text: object) -> str:
         raise ServiceError("invalid", "a message needs some text", field="text")
     if len(text) > MAX_LENGTH:
         raise ServiceError("invalid", f"a message is at most {MAX_LENGTH} characters", field="text")
-    if any(unicodedata.category(c) in ("Cc", "Cs") or c in _BIDI for c in text):
+    if hides_or_reorders(text):
         raise ServiceError("invalid", "control characters are not allowed in a message", field="text")
     return text
+
+
+def hides_or_reorders(text: str) -> bool:
+    """Whether `text` holds a control or bidirectional-override character (text others read: a message, a name)."""
+    return any(unicodedata.category(c) in ("Cc", "Cs") or c in _BIDI for c in text)
 
 
 def readable_channels(game: Game, viewer: Viewer) -> tuple[str, ...]:

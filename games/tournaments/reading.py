@@ -220,7 +220,12 @@ def _my_game(tournament: Tournament, viewer: User | AnonymousUser | None) -> UUI
     return None
 
 
+def window_end(tournament: Tournament) -> datetime:
+    """When an arena stops seating people (its start and its minutes)."""
+    return tournament.starts_at + timedelta(minutes=tournament.minutes or 0)
+
+
 def _ends_at(tournament: Tournament) -> datetime | None:
     if tournament.format == Tournament.Format.ARENA and tournament.minutes:
-        return tournament.starts_at + timedelta(minutes=tournament.minutes)
+        return window_end(tournament)
     return tournament.ended_at

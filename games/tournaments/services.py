@@ -28,6 +28,7 @@ from games.play.models import Rating
 from games.store import notify
 from games.store.models import Game
 from games.store.service_error import ServiceError
+from games.table.chat import hides_or_reorders
 from games.tournaments import log, notices, pairing, reading
 from games.tournaments.models import Entry, Table, Tournament
 from games.tournaments.reading import ids
@@ -68,6 +69,8 @@ def new_tournament(fields: dict[str, Any]) -> NewTournament:
 def tournament_create(user: User, new: NewTournament) -> Tournament:
     """A tournament `user` organises (they do not join it by creating it); its server seed's hash public at once."""
     now = timezone.now()
+    if hides_or_reorders(new.name):
+        raise ServiceError("invalid", "control characters are not allowed in a name", field="name")
     if new.starts_at < now - timedelta(minutes=1):
         raise ServiceError("invalid", "starts_at is in the past", field="starts_at")
     if new.starts_at > now + timedelta(days=30):
@@ -98,6 +101,8 @@ def tournament_join(tournament_id: UUID | str, user: User, client_seed: str = ""
             raise ServiceError("finished", "the tournament is over", status=409)
         if tournament.status == Tournament.Status.RUNNING and tournament.format == Tournament.Format.SWISS:
             raise ServiceError("started", "a Swiss tournament takes no one once it has begun", status=409)
+        if tournament.status == Tournament.Status.RUNNING and timezone.now() >= reading.window_end(tournament):
+            raise ServiceError("finished", "the arena's window is over: its last games are being played", status=409)
         if Entry.objects.filter(tournament=tournament, user=user).exists():
             raise ServiceError("already_joined", "you are registered in this tournament", status=409)
         if tournament.max_players and tournament.entries.count() >= tournament.max_players:
@@ -257,8 +262,7 @@ def _pair_swiss(tournament: Tournament, now: datetime) -> None:
 
 
 def _advance_arena(tournament: Tournament, now: datetime) -> bool:
-    ends = tournament.starts_at + timedelta(minutes=tournament.minutes or 0)
-    if now >= ends:
+    if now >= reading.window_end(tournament):
         if tournament.tables.filter(finished=False).exists():
             Entry.objects.filter(tournament=tournament).update(waiting_since=None)
             return False

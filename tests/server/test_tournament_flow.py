@@ -107,6 +107,7 @@ def test_an_arena_seats_its_pool_at_once_and_games_running_at_the_end_finish_and
     assert joined["joined"] is True  # an arena takes latecomers
     # The window closes while both games run: no new table, and the two games still count.
     Tournament.objects.filter(pk=made["id"]).update(starts_at=timezone.now() - timedelta(minutes=30))
+    assert_error(register("later").post(f"/api/tournaments/{made['id']}/join", {}, format="json"), 409, "finished")
     play_out(made["id"])
     final = body(owner.get(f"/api/tournaments/{made['id']}"))
     assert final["status"] == "finished" and final["round"] == 1
@@ -192,6 +193,7 @@ def test_bad_bodies_and_states_are_refused_with_the_field_or_rule_and_change_not
         ({"starts_at": (timezone.now() - timedelta(hours=1)).isoformat()}, "starts_at"),
         ({"starts_at": (timezone.now() + timedelta(days=40)).isoformat()}, "starts_at"),
         ({"speed": "daily", "turn_seconds": 60}, "turn_seconds"), ({"name": ""}, "name"),
+        ({"name": "Evil \u202eemaN"}, "name"), ({"name": "Bell\u0007s"}, "name"),
     ]:
         data = assert_error(owner.post("/api/tournaments", base | change, format="json"), 400, "invalid")
         assert data.get("field") == field, (change, data)
