@@ -1,6 +1,7 @@
 """A tournament's own log: append-only and hash-chained as a game's is (games/engine/hash_chain.py: each row's hash
 is SHA-256 of the previous hash and the canonical JSON of its seq, type, data and time), so its audit log checks
-alone. The caller holds the tournament's row lock (`locked`): appends to one tournament are one after another.
+alone (audit.py checks it, with the same `line_hash`). The caller holds the tournament's row lock (`locked`):
+appends to one tournament are one after another.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from uuid import UUID
 
 from django.utils import timezone
 
-from games.engine.hash_chain import GENESIS_HASH, row_hash
+from games.tournaments.audit import line_hash
 from games.tournaments.models import Tournament, TournamentEvent
 
 
@@ -25,17 +26,13 @@ def append(tournament: Tournament, type_: str, data: dict[str, Any]) -> Tourname
     """Append one event to `tournament`'s log (its row locked by the caller) and move its head."""
     at = timezone.now()
     seq = tournament.seq + 1
-    digest = _hash(tournament.head_hash, seq, type_, data, at.isoformat())
+    digest = line_hash({"prev_hash": tournament.head_hash, "seq": seq, "type": type_, "data": data, "at": at.isoformat()})
     row = TournamentEvent.objects.create(
         tournament=tournament, seq=seq, type=type_, data=data, at=at, prev_hash=tournament.head_hash, hash=digest
     )
     tournament.seq, tournament.head_hash = seq, digest
     Tournament.objects.filter(pk=tournament.pk).update(seq=seq, head_hash=digest)
     return row
-
-
-def _hash(prev: str, seq: int, type_: str, data: dict[str, Any], at: str) -> str:
-    return row_hash(prev, seq, type_, None, data, "", "", at)
 
 
 def line(row: TournamentEvent) -> dict[str, Any]:
@@ -49,17 +46,3 @@ def line(row: TournamentEvent) -> dict[str, Any]:
 def lines(tournament: Tournament) -> Iterator[str]:
     for row in TournamentEvent.objects.filter(tournament=tournament).order_by("seq").iterator():
         yield json.dumps(line(row), sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def chain_problems(rows: list[dict[str, Any]]) -> list[str]:
-    """Where the audit lines `rows` (in order) break their chain: a seq out of order, a link or a hash that differs."""
-    problems, prev = [], GENESIS_HASH
-    for expected, row in enumerate(rows, start=1):
-        if row["seq"] != expected:
-            problems.append(f"event {expected}: seq {row['seq']}")
-        if row["prev_hash"] != prev:
-            problems.append(f"event {row['seq']}: its prev_hash is not the hash before it")
-        if _hash(row["prev_hash"], row["seq"], row["type"], row["data"], row["at"]) != row["hash"]:
-            problems.append(f"event {row['seq']}: its hash does not match its content")
-        prev = row["hash"]
-    return problems
