@@ -87,7 +87,7 @@ def tournament_create(user: User, new: NewTournament) -> Tournament:
             max_players=new.max_players, ranked=new.ranked, bots_fill=new.bots_fill, private=new.private,
             created_by=user, server_seed=chance.new_server_seed(),
         )
-        log.append(tournament, "created", {**reading.settings_json(tournament), "created_by": user.username,
+        log.append(tournament, "created", {**reading.settings_json(tournament), "created_by": str(user.pk),
                                            "server_seed_hash": reading.seed_hash(tournament)})
         rate_limits.hit(rate_limits.TOURNAMENTS_CREATED, str(user.pk))
     return tournament
