@@ -7,6 +7,7 @@ table (its page: the standings and the round's tables; the tournaments' list).""
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -67,6 +68,15 @@ def tournament_under_way(base_url: str, token: str) -> str:
     return str(tournament)
 
 
+def started(base_url: str, token: str, tournament: str, seconds: float = 180) -> None:
+    """Until the server's periodic task has started the tournament (its tick waits behind the bots' turns of the
+    worker they share, so on a busy machine the start comes late)."""
+    deadline = time.monotonic() + seconds
+    while call(base_url, token, "GET", f"/tournaments/{tournament}")["status"] == "upcoming":
+        assert time.monotonic() < deadline, "the tournament did not start"
+        time.sleep(0.5)
+
+
 def person_with_games(base_url: str) -> Person:
     name, token = register(base_url)
     tournament = tournament_under_way(base_url, token)
@@ -80,6 +90,7 @@ def person_with_games(base_url: str) -> Person:
     game = game_against_bots(base_url, token, players=3, speed="daily", days_per_move=1, bank_days=3)  # a bank column
     for _ in range(4):
         play(base_url, token, game)
+    started(base_url, token, tournament)
     return Person(name, token, game, tournament, finished, worker)
 
 
