@@ -200,7 +200,8 @@ def _row_fields(
         "server_seed_hash": seed_hash(tournament), "server_seed": tournament.server_seed if finished else None,
         "players": tournament.entries.count(), "round": tournament.round or None,
         "next_round_at": tournament.next_round_at, "joined": entry is not None,
-        "withdrawn": bool(entry and entry.withdrawn), "my_game": _my_game(tournament, viewer),
+        "withdrawn": bool(entry and entry.withdrawn),
+        "my_game": _my_game(tournament, viewer) if entry is not None and not entry.withdrawn else None,
         "winners": tuple(usernames(r.player for r in rows[:3]).values()) if finished else (),
     }
 

@@ -129,6 +129,8 @@ def test_withdrawing_resigns_the_running_game_and_the_next_round_leaves_the_pers
     seats = body(owner.get(f"/api/games/{ann_game}"))["seats"]
     assert [s["resigned"] for s in seats if s["username"] == "ann"] == [True]
     assert_error(clients["ann"].delete(f"/api/tournaments/{made['id']}/join"), 404, "not_joined")
+    mine = body(clients["ann"].get(f"/api/tournaments/{made['id']}"))
+    assert mine["joined"] is True and mine["withdrawn"] is True and mine["my_game"] is None
     play_out(made["id"])
     second = body(owner.get(f"/api/tournaments/{made['id']}/tables?round=2"))["results"]
     assert "ann" not in {seat for table in second for seat in table["seats"]}
