@@ -95,3 +95,19 @@ export function openSocket(path) {
   const token = session.token;
   return new WebSocket(`${scheme}://${location.host}${path}`, token ? ["ttr.v1", `token.${token}`] : ["ttr.v1"]);
 }
+
+// The close codes of the API's sockets (docs/API.md, WebSocket).
+export const CLOSE_UNAUTHORISED = 4401;
+export const CLOSE_NOT_FOUND = 4404;
+export const CLOSE_TOO_MANY_SOCKETS = 4008;
+
+// A live page's socket closed, not for good: open the next after a back-off (at once when the server refused the
+// token: the next socket watches as anyone; when the tab is shown again when the person has too many open).
+// `owner` keeps `retry` and `reconnectTimer` and has `connect()`.
+export function reconnectLater(owner, code) {
+  if (code === CLOSE_UNAUTHORISED) session.expire();
+  if (code === CLOSE_TOO_MANY_SOCKETS && document.hidden) return; // reconnectNow when shown
+  owner.retry = Math.min((owner.retry || 0) + 1, 5);
+  const delay = code === CLOSE_UNAUTHORISED ? 0 : 250 * 2 ** owner.retry + Math.random() * 250;
+  owner.reconnectTimer = setTimeout(() => owner.connect(), delay);
+}

@@ -15,12 +15,11 @@
 //   renderStatus()    the connection went on or off line
 //   seatsRead(same)   an open game's seats were read again (same: as they were)
 //   moveStarted()     a move is being posted; returns what to do once the server accepted it
-import { clientSeed, get, openSocket, post, session, ApiError } from "./api.js";
+import { clientSeed, get, openSocket, post, session, ApiError, CLOSE_NOT_FOUND, reconnectLater } from "./api.js";
 import { t } from "./i18n.js";
 
 // The socket's close codes (games/realtime, docs/API.md): 4008 closes a person's oldest socket when they open one
 // too many (a tab long hidden): it comes back when it is shown again, rather than knock off another tab's socket.
-const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404, CLOSE_TOO_MANY_SOCKETS = 4008;
 
 export class GameState {
   constructor(id, ui) {
@@ -196,11 +195,7 @@ export class GameState {
         this.closed = true;
         return this.fail(new Error(t("game.gone")));
       }
-      if (event.code === CLOSE_UNAUTHORISED) session.expire(); // the next socket watches as anyone
-      if (event.code === CLOSE_TOO_MANY_SOCKETS && document.hidden) return; // reconnectNow when shown
-      this.retry = Math.min((this.retry || 0) + 1, 5);
-      const delay = event.code === CLOSE_UNAUTHORISED ? 0 : 250 * 2 ** this.retry + Math.random() * 250;
-      this.reconnectTimer = setTimeout(() => this.connect(), delay);
+      reconnectLater(this, event.code);
     };
   }
 

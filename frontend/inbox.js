@@ -11,12 +11,11 @@
 // GET /api/me/games after each notification and after a move of mine while the count is not zero (a move
 // sends me no notification, but may end my turn). Pages hear notifications as `ttr:notification` events.
 import { h, mount } from "./dom.js";
-import { get, openSocket, post, session, errorText } from "./api.js";
+import { get, openSocket, post, session, errorText, CLOSE_NOT_FOUND, CLOSE_UNAUTHORISED } from "./api.js";
 import { date, language, number, relativeTime, t, tn } from "./i18n.js";
 
 const LOCK = "ttr.inbox";
 const TAB = Math.random().toString(36).slice(2);
-const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404;
 
 const counts = { unread: null, your_turn: null };
 const visibleTabs = new Map(); // the leader's view of which other tabs are visible

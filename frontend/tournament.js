@@ -11,13 +11,12 @@
 // reconnects with a back-off as the game page's does (at once when the browser is back online or the tab shown);
 // a finished tournament's page opens none.
 import { h, mount } from "./dom.js";
-import { clientSeed, del, get, openSocket, post, session, ApiError, errorText } from "./api.js";
+import { clientSeed, del, get, openSocket, post, session, ApiError, errorText, CLOSE_NOT_FOUND, reconnectLater } from "./api.js";
 import { onNotification } from "./inbox.js";
 import { countdown, factsText, playersText, refusalText, seatText, tickCountdowns } from "./tournaments.js";
 import { date, number, t, tParts, tn } from "./i18n.js";
 
 // The socket's close codes (games/realtime, docs/API.md), as the game page reads them.
-const CLOSE_UNAUTHORISED = 4401, CLOSE_NOT_FOUND = 4404, CLOSE_TOO_MANY_SOCKETS = 4008;
 const REREAD_MS = 300; // messages that come together lead to one read of the tournament
 
 const isMe = (name) => Boolean(name) && name.toLowerCase() === (session.user || "").toLowerCase();
@@ -357,11 +356,7 @@ class TournamentView {
       this.setOnline(false);
       if (this.closed) return;
       if (event.code === CLOSE_NOT_FOUND) return this.finish();
-      if (event.code === CLOSE_UNAUTHORISED) session.expire(); // the next socket watches as anyone
-      if (event.code === CLOSE_TOO_MANY_SOCKETS && document.hidden) return; // reconnectNow when shown
-      this.retry = Math.min(this.retry + 1, 5);
-      const delay = event.code === CLOSE_UNAUTHORISED ? 0 : 250 * 2 ** this.retry + Math.random() * 250;
-      this.reconnectTimer = setTimeout(() => this.connect(), delay);
+      reconnectLater(this, event.code);
     };
   }
 

@@ -306,3 +306,20 @@ def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
     that another test's library left there), and a loop of our own must not meet it."""
     with ThreadPoolExecutor(max_workers=1) as thread:
         return thread.submit(asyncio.run, coroutine).result()
+
+
+def create_tournament(client: APIClient, **extra: Any) -> dict[str, Any]:
+    """A tournament `client` organises: a live Swiss of two rounds at tables of two, in five minutes, unless `extra`
+    says otherwise (docs/API.md, Tournaments)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    fields = {
+        "name": "Friday Swiss", "format": "swiss", "map": "europe", "table_size": 2, "smaller_tables": False,
+        "speed": "live", "turn_seconds": 60, "rounds": 2, "starts_at": (timezone.now() + timedelta(minutes=5)).isoformat(),
+        "ranked": False, "bots_fill": True,
+    } | extra
+    response = client.post("/api/tournaments", fields, format="json")
+    assert response.status_code == 201, response.content
+    return body(response)  # type: ignore[no-any-return]

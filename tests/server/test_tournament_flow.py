@@ -22,20 +22,9 @@ from games.play import sweep
 from games.store.models import Game, Seat
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from tests.server.helpers import PASSWORD, assert_error, body, register
+from tests.server.helpers import PASSWORD, assert_error, body, create_tournament, register
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def create(client: APIClient, **extra: Any) -> dict[str, Any]:
-    fields = {
-        "name": "Friday Swiss", "format": "swiss", "map": "europe", "table_size": 2, "smaller_tables": False,
-        "speed": "live", "turn_seconds": 60, "rounds": 2, "starts_at": (timezone.now() + timedelta(minutes=5)).isoformat(),
-        "ranked": False, "bots_fill": True,
-    } | extra
-    response = client.post("/api/tournaments", fields, format="json")
-    assert response.status_code == 201, response.content
-    return body(response)  # type: ignore[no-any-return]
 
 
 def start(tournament_id: str) -> None:
@@ -60,7 +49,7 @@ def play_out(tournament_id: str) -> None:
 
 def test_a_swiss_of_five_at_tables_of_two_with_a_bot_runs_two_rounds_to_verified_standings() -> None:
     owner = register("organiser")
-    made = create(owner)
+    made = create_tournament(owner)
     assert made["status"] == "upcoming" and made["players"] == 0 and len(made["server_seed_hash"]) == 64
     assert made["server_seed"] is None and made["standings"] == []
     clients = [register(f"player{n}") for n in range(5)]
@@ -95,7 +84,8 @@ def test_a_swiss_of_five_at_tables_of_two_with_a_bot_runs_two_rounds_to_verified
 
 def test_an_arena_seats_its_pool_at_once_and_games_running_at_the_end_finish_and_count() -> None:
     owner = register("organiser")
-    made = create(owner, name="Quick arena", format="arena", minutes=30, rounds=None, table_size=3, bots_fill=False)
+    arena = {"name": "Quick arena", "format": "arena", "minutes": 30, "rounds": None, "table_size": 3, "bots_fill": False}
+    made = create_tournament(owner, **arena)
     clients = [register(f"racer{n}") for n in range(6)]
     for client in clients:
         client.post(f"/api/tournaments/{made['id']}/join", {"client_seed": "ab" * 8}, format="json")
@@ -117,7 +107,7 @@ def test_an_arena_seats_its_pool_at_once_and_games_running_at_the_end_finish_and
 
 def test_withdrawing_resigns_the_running_game_and_the_next_round_leaves_the_person_out() -> None:
     owner = register("organiser")
-    made = create(owner, rounds=2, bots_fill=False)
+    made = create_tournament(owner, rounds=2, bots_fill=False)
     clients = {name: register(name) for name in ("ann", "bob", "cyd", "dee")}
     for client in clients.values():
         client.post(f"/api/tournaments/{made['id']}/join", {}, format="json")
@@ -142,7 +132,7 @@ def test_withdrawing_resigns_the_running_game_and_the_next_round_leaves_the_pers
 
 def test_a_swiss_without_bots_gives_the_odd_one_a_bye_worth_a_win() -> None:
     owner = register("organiser")
-    made = create(owner, rounds=1, bots_fill=False)
+    made = create_tournament(owner, rounds=1, bots_fill=False)
     for n in range(3):
         register(f"odd{n}").post(f"/api/tournaments/{made['id']}/join", {}, format="json")
     start(made["id"])
@@ -157,7 +147,7 @@ def test_a_swiss_without_bots_gives_the_odd_one_a_bye_worth_a_win() -> None:
 
 def test_a_daily_swiss_starts_its_next_round_at_the_next_daily_slot_once_the_round_is_over() -> None:
     owner = register("organiser")
-    made = create(owner, speed="daily", turn_seconds=None, days_per_move=1, rounds=2)
+    made = create_tournament(owner, speed="daily", turn_seconds=None, days_per_move=1, rounds=2)
     for n in range(2):
         register(f"day{n}").post(f"/api/tournaments/{made['id']}/join", {}, format="json")
     start(made["id"])
@@ -201,7 +191,7 @@ def test_bad_bodies_and_states_are_refused_with_the_field_or_rule_and_change_not
         assert data.get("field") == field, (change, data)
     assert Tournament.objects.count() == 0
     assert_error(APIClient().post("/api/tournaments", base, format="json"), 401, "not_authenticated")
-    made = create(owner, max_players=2)
+    made = create_tournament(owner, max_players=2)
     for n in range(2):
         register(f"full{n}").post(f"/api/tournaments/{made['id']}/join", {}, format="json")
     assert_error(register("third").post(f"/api/tournaments/{made['id']}/join", {}, format="json"), 409, "full")
@@ -212,9 +202,9 @@ def test_bad_bodies_and_states_are_refused_with_the_field_or_rule_and_change_not
 
 def test_the_lists_show_public_tournaments_by_status_and_the_private_one_only_by_its_link() -> None:
     owner = register("organiser")
-    soon = create(owner, name="Soon", starts_at=(timezone.now() + timedelta(minutes=5)).isoformat())
-    later = create(owner, name="Later", starts_at=(timezone.now() + timedelta(hours=5)).isoformat())
-    hidden = create(owner, name="Hidden", private=True)
+    soon = create_tournament(owner, name="Soon", starts_at=(timezone.now() + timedelta(minutes=5)).isoformat())
+    later = create_tournament(owner, name="Later", starts_at=(timezone.now() + timedelta(hours=5)).isoformat())
+    hidden = create_tournament(owner, name="Hidden", private=True)
     listed = body(APIClient().get("/api/tournaments?status=upcoming"))
     assert [row["id"] for row in listed["results"]] == [soon["id"], later["id"]] and listed["count"] == 2
     assert "standings" not in listed["results"][0]
@@ -224,7 +214,7 @@ def test_the_lists_show_public_tournaments_by_status_and_the_private_one_only_by
 
 def test_two_games_in_a_row_without_a_move_of_ones_own_withdraw_a_person(settings: Any) -> None:
     owner = register("organiser")
-    made = create(owner, rounds=3, bots_fill=True)
+    made = create_tournament(owner, rounds=3, bots_fill=True)
     absent = register("absent")
     absent.post(f"/api/tournaments/{made['id']}/join", {}, format="json")
     register("present").post(f"/api/tournaments/{made['id']}/join", {}, format="json")
@@ -254,8 +244,8 @@ def time_out_every_decision_of(game: Game) -> None:
 
 def test_staff_feature_a_tournament_in_the_admin_and_it_is_listed_first() -> None:
     owner = register("organiser")
-    first = create(owner, name="First", starts_at=(timezone.now() + timedelta(minutes=5)).isoformat())
-    second = create(owner, name="Second", starts_at=(timezone.now() + timedelta(hours=2)).isoformat())
+    first = create_tournament(owner, name="First", starts_at=(timezone.now() + timedelta(minutes=5)).isoformat())
+    second = create_tournament(owner, name="Second", starts_at=(timezone.now() + timedelta(hours=2)).isoformat())
     staff = User.objects.create_user("op-tess", password="staff-password-1", is_staff=True, is_superuser=True)
     admin = Client()
     admin.force_login(staff)
@@ -268,7 +258,7 @@ def test_staff_feature_a_tournament_in_the_admin_and_it_is_listed_first() -> Non
 
 def test_an_erased_person_withdraws_their_export_lists_their_tournaments_and_the_log_still_verifies() -> None:
     owner = register("organiser")
-    made = create(owner, rounds=1, bots_fill=True)
+    made = create_tournament(owner, rounds=1, bots_fill=True)
     gone = register("gone")
     gone.post(f"/api/tournaments/{made['id']}/join", {"client_seed": "0a" * 16}, format="json")
     register("stays").post(f"/api/tournaments/{made['id']}/join", {}, format="json")
@@ -285,7 +275,7 @@ def test_an_erased_person_withdraws_their_export_lists_their_tournaments_and_the
 
 def test_the_command_verifies_a_tournament_and_names_what_differs() -> None:
     owner = register("organiser")
-    made = create(owner, rounds=1, bots_fill=True)
+    made = create_tournament(owner, rounds=1, bots_fill=True)
     for name in ("cmd1", "cmd2"):
         register(name).post(f"/api/tournaments/{made['id']}/join", {}, format="json")
     start(made["id"])
@@ -303,7 +293,7 @@ def test_the_command_verifies_a_tournament_and_names_what_differs() -> None:
 
 def test_each_person_hears_ten_minutes_before_of_each_table_and_of_their_place_once() -> None:
     owner = register("organiser")
-    made = create(owner, rounds=1, bots_fill=True)
+    made = create_tournament(owner, rounds=1, bots_fill=True)
     people = {name: register(name) for name in ("nia", "oto")}
     for client in people.values():
         client.post(f"/api/tournaments/{made['id']}/join", {}, format="json")

@@ -24,7 +24,7 @@ from bench.live.processes import LINUX
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from tests.server import sockets
-from tests.server.helpers import body, register
+from tests.server.helpers import body, create_tournament, register
 from tests.server.sockets import Socket, Web
 from tests.server.worker import needs_real_services
 
@@ -42,21 +42,15 @@ def watch(address: str, name: str, **options: Any) -> Socket:
     return Socket(connect(address, open_timeout=10, **options).__enter__(), name)
 
 
+SOCKET_SWISS: dict[str, Any] = {
+    "name": "Socket Swiss", "bots_fill": False, "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
+}
+
+
 def first_three(socket: Socket) -> dict[str, dict[str, Any]]:
     got = [socket.receive() for _ in KINDS]
     assert [m["type"] for m in got] == KINDS, got
     return {m["type"]: m for m in got}
-
-
-def create(client: APIClient, **extra: Any) -> str:
-    fields = {
-        "name": "Socket Swiss", "format": "swiss", "map": "europe", "table_size": 2, "smaller_tables": False,
-        "speed": "live", "turn_seconds": 60, "rounds": 2, "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
-        "ranked": False, "bots_fill": False,
-    } | extra
-    response = client.post("/api/tournaments", fields, format="json")
-    assert response.status_code == 201, response.content
-    return str(body(response)["id"])
 
 
 def over_http(web: Web, method: str, path: str, client: APIClient) -> httpx.Response:
@@ -83,7 +77,7 @@ def test_anyone_watching_gets_the_three_as_http_gives_them_and_then_what_changed
 ) -> None:
     a, b = webs
     organiser = register("ts-organiser")
-    tournament_id = create(organiser)
+    tournament_id = create_tournament(organiser, **SOCKET_SWISS)["id"]
     watcher = watch(url(b, tournament_id), "anonymous on B")
     hello = first_three(watcher)
     detail = body(organiser.get(f"/api/tournaments/{tournament_id}"))
@@ -118,7 +112,8 @@ def test_anyone_watching_gets_the_three_as_http_gives_them_and_then_what_changed
 
 
 def test_a_change_whose_notice_is_lost_reaches_the_socket_by_the_poll(web: Web) -> None:
-    tournament_id = create(register("ts-lost"), speed="daily", turn_seconds=None, days_per_move=1)
+    daily = {"speed": "daily", "turn_seconds": None, "days_per_move": 1}
+    tournament_id = create_tournament(register("ts-lost"), **daily, **SOCKET_SWISS)["id"]
     watcher = watch(url(web, tournament_id), "anonymous")
     first_three(watcher)
     due = timezone.now() + timedelta(days=1)
@@ -130,7 +125,7 @@ def test_a_change_whose_notice_is_lost_reaches_the_socket_by_the_poll(web: Web) 
 
 def test_the_token_subprotocol_is_spoken_a_bad_token_and_an_unknown_tournament_are_refused(web: Web) -> None:
     carol = register("ts-carol")
-    tournament_id = create(carol)
+    tournament_id = create_tournament(carol, **SOCKET_SWISS)["id"]
     offered = ["ttr.v1", f"token.{carol.token}"]  # type: ignore[attr-defined]
     signed_in = watch(url(web, tournament_id), "carol", subprotocols=offered)
     assert signed_in.connection.subprotocol == "ttr.v1"
