@@ -99,7 +99,11 @@ def embedded_server(command: Callable[[int], list[str]] = runall_command, *, mig
         var_dir = Path(tmp)
         env = embedded_env(var_dir)
         if migrate:
-            subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+            done = subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, capture_output=True,
+                text=True,
+            )
+            assert done.returncode == 0, f"migrate failed ({done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
         port = free_port()
         with open(var_dir / "server.log", "wb") as log:
             process = subprocess.Popen(

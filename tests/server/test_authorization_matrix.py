@@ -24,13 +24,24 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from itertools import count
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tests.server.helpers import PASSWORD, assert_error, body, create_game, finish_by_services, register, url
+from tests.server.helpers import (
+    PASSWORD,
+    assert_error,
+    body,
+    create_game,
+    create_tournament,
+    finish_by_services,
+    register,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +53,7 @@ SEAT_OF = {"creator": 0, "seated": 1, "resigned": 2}
 # free), active (just started: every seat is choosing its first tickets; seat 2 has resigned) or finished
 # (played to the end and scored, seat 2 having resigned on the way).
 NONE, OPEN, ACTIVE, FINISHED = "none", "open", "active", "finished"
+TOURNEY = "tournament"  # no game: the module's upcoming tournament (World.tournament)
 
 
 @dataclass(frozen=True)
@@ -63,10 +75,13 @@ ALREADY_SEATED = (409, "already_seated")
 ALREADY_RESIGNED = (409, "already_resigned")
 NOT_FINISHED = (409, "not_finished")
 NOT_QUEUED = (404, "not_queued")
+ALREADY_JOINED = (409, "already_joined")
+NOT_JOINED = (404, "not_joined")
 SELF_MUTE = (409, "yourself")
 NO_HINTS = (403, "no_hints")
 
 G = "/api/games/{game_id}"
+T = "/api/tournaments/{tournament_id}"
 
 # fmt: off
 MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
@@ -158,6 +173,24 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (200,           200,           200,             200,             200,               200),
     ("POST", "/api/me/unsubscribe", NONE):
         (200,           200,           200,             200,             200,               200),
+    # Tournaments: anyone reads them; a signed-in person organises one and joins; only who is in withdraws. The
+    # module's tournament (TOURNEY) is upcoming, organised by `creator`, with `seated` registered.
+    ("GET", "/api/tournaments", NONE):
+        (200,           200,           200,             200,             200,               200),
+    ("POST", "/api/tournaments", NONE):
+        (ANON,          201,           201,             201,             201,               201),
+    ("GET", T, TOURNEY):
+        (200,           200,           200,             200,             200,               200),
+    ("POST", T + "/join", TOURNEY):
+        (ANON,          200,           ALREADY_JOINED,  200,             200,               200),
+    ("DELETE", T + "/join", TOURNEY):
+        (ANON,          NOT_JOINED,    204,             NOT_JOINED,      NOT_JOINED,        NOT_JOINED),
+    ("GET", T + "/tables", TOURNEY):
+        (200,           200,           200,             200,             200,               200),
+    ("GET", T + "/verify", TOURNEY):
+        (200,           200,           200,             200,             200,               200),
+    ("GET", T + "/audit", TOURNEY):
+        (200,           200,           200,             200,             200,               200),
     ("GET", "/api/me/games", NONE):
         (ANON,          200,           200,             200,             200,               200),
     ("GET", "/api/me/vacation", NONE):
@@ -222,6 +255,7 @@ class World:
     tokens: dict[str, str]  # role -> API token
     usernames: dict[str, str]  # role -> username
     finished: str  # a finished, scored game: creator seat 0, seated seat 1, resigned seat 2 (resigned)
+    tournament: str  # an upcoming tournament `creator` organised and `seated` joined
 
 
 @pytest.fixture(scope="module")
@@ -242,10 +276,13 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
             resign = clients["resigned"].post(url(game, "resign"), format="json")
             assert resign.status_code == 200, resign.content
             finish_by_services(game, random.Random(11))  # and scored
+            tournament = create_tournament(clients["creator"])["id"]
+            assert clients["seated"].post(f"/api/tournaments/{tournament}/join", {}, format="json").status_code == 200
             yield World(
                 tokens={role: c.token for role, c in clients.items()},  # type: ignore[attr-defined]
                 usernames={role: c.username for role, c in clients.items()},  # type: ignore[attr-defined]
                 finished=game,
+                tournament=tournament,
             )
             transaction.set_rollback(True)
     finally:
@@ -308,6 +345,7 @@ def a_legal_move(game_id: str, role: str) -> dict[str, Any]:
 def request_for(world: World, method: str, path: str, role: str, game_id: str | None) -> tuple[str, dict[str, Any]]:
     """The address and a body (or query) valid for the operation, as this role would send it."""
     address = path.replace("{game_id}", game_id or "").replace("{username}", world.usernames["creator"])
+    address = address.replace("{tournament_id}", world.tournament)
     if "{message_id}" in path:
         address = address.replace("{message_id}", str(_a_table_line(game_id, world.usernames["creator"])))
     own = world.usernames.get(role, world.usernames["other"])  # anonymous asks with someone's credentials
@@ -335,6 +373,9 @@ def request_for(world: World, method: str, path: str, role: str, game_id: str | 
         data = {"map": "europe"}
     elif path == G + "/invite":
         data = {"username": world.usernames["other"]}
+    elif (method, path) == ("POST", "/api/tournaments"):
+        data = {"name": "Authz cup", "format": "arena", "map": "usa", "table_size": 3, "minutes": 30,
+                "starts_at": (timezone.now() + timedelta(hours=2)).isoformat()}
     elif (method, path) == ("POST", "/api/queue"):
         data = {"map": "europe", "players": [3, 4]}
     elif (method, path) == ("DELETE", "/api/me"):
