@@ -23,7 +23,8 @@ from pathlib import Path
 from bench.live.processes import ROOT, STOP_SECONDS, Process, free_port, group_members, wait_answering
 
 # what test-env, a shell or this process's settings may have set (the metrics directory follows TTR_VAR_DIR)
-EMBEDDED_UNSET = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "PROMETHEUS_MULTIPROC_DIR")
+# What `make run` never has: the test run's servers (and its PgBouncer switch: the first test run sets DB_PGBOUNCER=1).
+EMBEDDED_UNSET = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "PROMETHEUS_MULTIPROC_DIR", "DB_PGBOUNCER")
 
 
 def runall_command(port: int) -> list[str]:
