@@ -215,7 +215,7 @@ function draw() {
   button.setAttribute("aria-label", unread ? tn("inbox.button_unread", unread) : t("inbox.button"));
   // The name holds the visible words ("Inbox 2" within "Inbox, 2 unread"): the space keeps the badge's number a word
   mount(button, t("inbox.button"), unread ? [" ", h("span.badge.unread", { "data-count": unread, "aria-hidden": "true" }, unread)] : null);
-  turnLink.hidden = !turns;
+  turnLink.classList.toggle("none", !turns); // its place kept: the header's height never changes with it
   turnLink.dataset.count = turns;
   turnLink.textContent = tn("inbox.your_turn_in", turns);
 }
