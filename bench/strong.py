@@ -65,8 +65,8 @@ def measure(state: State, log: list[Event], seconds: float, seed: int, samples: 
     decision = Decision(seen, moves, random.Random(seed), tuple(redact(e, 0) for e in log), seconds, samples)
     started, cpu_started = time.perf_counter(), time.process_time()
     greedy = choose_move(seen, moves)
-    candidates = search._candidates(seen, moves, greedy)
-    tallies = search._search(decision, track(0, decision.history), candidates, random.Random(seed))
+    candidates = search.candidates(seen, moves, greedy)
+    tallies = search.search(decision, track(0, decision.history), candidates, random.Random(seed))
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     chosen, _ = search._verdict(tallies, greedy)
     digest.update(repr(([(t.move, t.rewards, t.alive) for t in tallies], chosen)).encode())
