@@ -11,9 +11,9 @@ from collections.abc import Callable
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def die_with_parent(parent: int) -> Callable[[], None] | None:
+def die_with_parent(parent: int, *, nice: int = 0) -> Callable[[], None] | None:
     """For the child between fork and exec, on Linux: have the kernel send it SIGTERM when this process dies
-    (even of SIGKILL). Pass as Popen's `preexec_fn`."""
+    (even of SIGKILL), and lower its CPU priority by `nice`. Pass as Popen's `preexec_fn`."""
     if not sys.platform.startswith("linux"):
         return None
     prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before the fork: the child only calls it
@@ -22,5 +22,7 @@ def die_with_parent(parent: int) -> Callable[[], None] | None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() != parent:  # the parent died before prctl: nobody would send the signal
             os._exit(1)
+        if nice:
+            os.nice(nice)
 
     return arrange

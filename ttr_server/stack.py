@@ -62,11 +62,18 @@ COMMANDS: dict[str, list[str]] = {
     "worker": ["celery", "-A", "ttr_server", "-q", "worker", "-Q", "celery", "-n", "default@%h", "--loglevel=INFO",
                "--concurrency=2", *WORKER_QUIET],
     "worker-strong": ["celery", "-A", "ttr_server", "-q", "worker", "-Q", "celery-strong", "-n", "strong@%h",
-                      "--loglevel=INFO", "--concurrency=2", "--prefetch-multiplier=1", *WORKER_QUIET],
+                      "--loglevel=INFO", "--concurrency=4", "--prefetch-multiplier=1", *WORKER_QUIET],
     "worker-analysis": ["celery", "-A", "ttr_server", "-q", "worker", "-Q", "celery-analysis", "-n", "analysis@%h",
                         "--loglevel=INFO", "--concurrency=1", "--prefetch-multiplier=1", *WORKER_QUIET],
     "beat": ["celery", "-A", "ttr_server", "-q", "beat", "--loglevel=WARNING"],
 }
+
+# Who goes first when the cores are short: each service's niceness (0 unless named). A person's move (web) and the
+# greedy bots and scoring (worker) come first; the strong bot's searches, which think for a fixed wall time
+# (TTR_STRONG_SECONDS) and simply see fewer sampled games when the cores are busy, and the post-game analyses take
+# what is left. compose gives each service the CPU weight (`cpu_shares`) the kernel gives that niceness, since
+# containers compete by their cgroup's weight, not by nice (tests/server/test_priorities.py holds the two together).
+PRIORITY: dict[str, int] = {"worker-strong": 10, "worker-analysis": 19}
 
 
 def command(service: str, *, port: int | None = None, host: str = "127.0.0.1", index: int = 0,
@@ -95,6 +102,7 @@ class Child:
     url: str | None = None  # a web process's base URL
     env: dict[str, str] = field(default_factory=dict)  # its own variables, over the stack's
     stop_signal: int = signal.SIGTERM  # how `Stack.stop` asks it to end
+    nice: int = 0  # its CPU priority (PRIORITY): set between fork and exec
     process: subprocess.Popen[bytes] | None = None
     starts: int = 0
     expected_down: bool = False  # stopped on purpose: not restarted
@@ -115,7 +123,8 @@ class Stack:
     workers: int = 1
     strong_workers: int = 1
     analysis_workers: int = 1
-    concurrency: int | None = None
+    concurrency: int | None = None  # the default queue's pool size (compose's when None)
+    strong_concurrency: int | None = None  # the search queue's pool size (compose's when None)
     beat: bool = True
     restart: bool = True
     log_dir: Path | None = None
@@ -138,9 +147,10 @@ class Stack:
         for i in range(self.workers):
             self._add(f"worker-{i}", command("worker", index=i, concurrency=self.concurrency))
         for i in range(self.strong_workers):
-            self._add(f"worker-strong-{i}", command("worker-strong", index=i, concurrency=self.concurrency))
+            self._add(f"worker-strong-{i}", command("worker-strong", index=i, concurrency=self.strong_concurrency),
+                      nice=PRIORITY["worker-strong"])
         for i in range(self.analysis_workers):
-            self._add(f"worker-analysis-{i}", command("worker-analysis", index=i))
+            self._add(f"worker-analysis-{i}", command("worker-analysis", index=i), nice=PRIORITY["worker-analysis"])
         if self.beat:
             self._add("beat", command("beat"))
 
@@ -155,13 +165,13 @@ class Stack:
         if worker:
             stack._add("worker", [*_celery(), "worker", "--pool=solo", "--loglevel=INFO", "-Q", ",".join(queues),
                                   "-n", "embedded@%h", *WORKER_QUIET])
-            stack._add("worker-analysis", ["nice", "-n", str(ANALYSIS_NICE), *_celery(), "worker", "--pool=solo",
-                                           "--loglevel=INFO", "-Q", analysis_queue, "-n", "analysis@%h", *WORKER_QUIET])
+            stack._add("worker-analysis", [*_celery(), "worker", "--pool=solo", "--loglevel=INFO", "-Q", analysis_queue,
+                                           "-n", "analysis@%h", *WORKER_QUIET], nice=PRIORITY["worker-analysis"])
             stack._add("beat", command("beat"))
         return stack
 
-    def _add(self, name: str, argv: list[str], url: str | None = None) -> None:
-        self.children[name] = Child(name, argv, url)
+    def _add(self, name: str, argv: list[str], url: str | None = None, *, nice: int = 0) -> None:
+        self.children[name] = Child(name, argv, url, nice=nice)
 
     def _add_balancer(self, port: int) -> None:
         """HAProxy on `port`, in front of the web processes, its configuration written under the stack's var dir."""
@@ -238,7 +248,7 @@ class Stack:
     def _spawn(self, child: Child) -> None:
         env = {**self.env, **child.env, "TTR_PROCESS": child.name, "PYTHONUNBUFFERED": "1"}
         options: dict[str, Any] = {"cwd": ROOT, "env": env, "start_new_session": self.own_groups,
-                                   "preexec_fn": children.die_with_parent(os.getpid())}
+                                   "preexec_fn": children.die_with_parent(os.getpid(), nice=child.nice)}
         if self.log_dir is not None:
             with open(self.log_dir / f"{child.name}.log", "ab") as out:
                 child.process = subprocess.Popen(child.argv, stdout=out, stderr=subprocess.STDOUT, **options)
@@ -335,9 +345,6 @@ class Stack:
                     self._send(child, signal.SIGKILL)
                 child.process.wait()
             return killed
-
-
-ANALYSIS_NICE = 10  # the embedded analysis worker shares the machine's cores with moves and bots: it yields to them
 
 
 def _celery() -> list[str]:
@@ -458,7 +465,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base-port", type=int, default=8001)
     parser.add_argument("--workers", type=int, default=1, help="workers of the default queue")
     parser.add_argument("--strong-workers", type=int, default=1, help="workers of the strong bot's search queue")
-    parser.add_argument("--concurrency", type=int, help="each worker's pool size (compose's: 2)")
+    parser.add_argument("--concurrency", type=int, help="the default queue's worker pool size (compose's: 2)")
+    parser.add_argument("--strong-concurrency", type=int, help="the search queue's worker pool size (compose's: 4)")
     parser.add_argument("--no-beat", action="store_true")
     parser.add_argument("--no-restart", action="store_true", help="leave a process that died dead")
     parser.add_argument("--log-dir", type=Path, help="write each process's lines to DIR/<name>.log")
@@ -471,7 +479,8 @@ def main(argv: list[str] | None = None) -> None:
         args.log_dir.mkdir(parents=True, exist_ok=True)
     stack = Stack(
         env, web=args.web, base_port=args.base_port, workers=args.workers, strong_workers=args.strong_workers,
-        concurrency=args.concurrency, beat=not args.no_beat, restart=not args.no_restart, log_dir=args.log_dir,
+        concurrency=args.concurrency, strong_concurrency=args.strong_concurrency,
+        beat=not args.no_beat, restart=not args.no_restart, log_dir=args.log_dir,
         balancer_port=None if args.no_balancer else args.port, stats_port=args.stats_port,
     )
     supervise(stack, name="stack", migrate=True)

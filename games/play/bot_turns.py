@@ -12,7 +12,8 @@ person's move, a timed-out seat's) and `settle_and_wake` (a start, a resignation
 Strong bots' decisions are played on the search queue (settings.TTR_STRONG_QUEUE): a task on the default queue that
 reaches a strong bot's decision hands the game over to that queue and stops, so a search never holds up a worker
 other games wait for; a task there plays one search and queues the game again, so games of strong bots
-take turns on that queue rather than one holding it for a whole game.
+take turns on that queue rather than one holding it for a whole game (a decision the strong bot answers at once,
+without searching, does not count: it goes on).
 """
 
 from __future__ import annotations
@@ -42,7 +43,13 @@ MAX_BOT_MOVES = 5000
 class BotMove:
     move: Move
     reason: str
+    seconds: float = 0.0  # how long the bot took to choose
+    searched: bool = False  # it thought (not answered at once)
 
+
+# A strong decision that took this much CPU (or a quarter of its budget, if less) searched. CPU, not wall time: an
+# answer given at once costs a few milliseconds however busy the cores, a search most of its budget.
+SEARCHED_SECONDS = 0.05
 
 def choose(
     game: Game, state: State, seat: int, level: str, rng: random.Random, seconds: float | None = None
@@ -53,10 +60,11 @@ def choose(
     history = selectors.history_for(game, seat=seat) if level in NEEDS_HISTORY else ()
     budget = strong_seconds() if seconds is None else min(seconds, strong_seconds())
     decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, budget)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     choice = policy_for(level)(decision)
-    metrics.BOT_SECONDS.labels(level).observe(time.perf_counter() - started)
-    return BotMove(choice.move, choice.reason)
+    seconds = time.perf_counter() - started
+    metrics.BOT_SECONDS.labels(level).observe(seconds)
+    return BotMove(choice.move, choice.reason, seconds, time.thread_time() - cpu >= min(SEARCHED_SECONDS, budget / 4))
 
 
 @dataclass(frozen=True)
@@ -117,8 +125,8 @@ def play_turns(game_id: GameId, seq: int, *, searches: bool = True, one_search: 
         played += 1
         if move.finished:
             break
-        if level == "strong" and one_search:
-            return Turns(played, game.seq, level)  # the other games of that level go first
+        if level == "strong" and one_search and choice.searched:
+            return Turns(played, game.seq, level)  # it searched: the other games of that level go first
     return Turns(played, game.seq, None)
 
 

@@ -1,0 +1,39 @@
+"""The search queue's turns: a task plays strong bots' decisions until one searched (then its game goes to the back
+of the queue, so games of strong bots take turns); a decision the strong bot answers at once does not end it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.play import bot_turns
+from games.store.models import Event, Game, Seat
+from tests.server.helpers import seated_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_search_ends_the_task_and_an_answer_given_at_once_does_not(monkeypatch: Any) -> None:
+    monkeypatch.setenv("TTR_STRONG_SECONDS", "0.5")  # a search: most of it, at least 0.05 s of CPU however busy
+    table = seated_game("search-turns", "usa", 2)
+    Seat.objects.filter(game_id=table.game_id).update(bot="strong")
+    calls: list[tuple[int, int]] = []  # (seq before, seq after) of each task that ended on a strong bot's search
+    seq = table.seq()
+    for _ in range(400):
+        turns = bot_turns.play_turns(table.game_id, seq, searches=True, one_search=True)
+        if turns.next_level is None:
+            break
+        calls.append((seq, turns.seq))
+        seq = turns.seq
+        if len(calls) >= 4 and any(after - before > 1 for before, after in calls):
+            break
+    assert Game.objects.get(pk=table.game_id).status == Game.Status.ACTIVE
+    reasons = {e.seq: e.reason for e in Event.objects.filter(game_id=table.game_id).exclude(reason="")}
+    for before, after in calls:  # each task stops on a searched decision: "(search: ... in N games)"
+        mine = sorted(s for s in reasons if before < s <= after)
+        assert mine and "games)" in reasons[mine[-1]], (before, after, [reasons[s] for s in mine])
+        assert all("games)" not in reasons[s] for s in mine[:-1]), [reasons[s] for s in mine]
+    assert any(len([s for s in reasons if before < s <= after]) > 1 for before, after in calls), (
+        "no task went on past a decision answered at once"
+    )
