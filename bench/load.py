@@ -147,7 +147,7 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
     histogram0 = move_histogram(h)
     records = play_games(
         h.urls, games, seed=seed, think=think, recorder=recorder, socket_share=0.5, human_share=args.human_share,
-        bot_levels=("greedy", "strong"), strong_share=args.strong_share, users=args.users, threads=args.threads,
+        bot_levels=tuple(args.bot_levels.split(",")), strong_share=args.strong_share, users=args.users, threads=args.threads,
         stall_seconds=600, score_seconds=600,
         deadline=started + 60 * args.phase_minutes if args.phase_minutes else None,
     )
@@ -203,7 +203,7 @@ def soak(h: Harness, args: argparse.Namespace) -> dict[str, Any]:
         records = play_games(
             h.urls, args.soak_games, seed=1000 + waves, think=tuple(args.think), recorder=recorder,
             human_share=args.human_share, strong_share=args.strong_share, users=args.users, stall_seconds=600,
-            score_seconds=600,
+            score_seconds=600, bot_levels=tuple(args.bot_levels.split(",")),
         )
         waves += 1
         finished += sum(1 for r in records if r.finished)
@@ -255,6 +255,11 @@ def main() -> None:
     parser.add_argument("--web", type=int, default=2)
     parser.add_argument("--human-share", type=float, default=0.5)
     parser.add_argument("--strong-share", type=float, default=0.1)
+    parser.add_argument("--bot-levels", default="random,greedy,greedy,strong",
+                        help="the bots' levels, drawn per seat (strong: one seat in --strong-share of the games)")
+    parser.add_argument("--strong-concurrency", type=int, help="the search worker's pool (compose's when not given)")
+    parser.add_argument("--no-priority", action="store_true",
+                        help="every process at the same CPU priority (ttr_server/stack.py PRIORITY off): what it buys")
     parser.add_argument("--users", type=int, default=40)
     parser.add_argument("--threads", type=int)
     parser.add_argument("--seed", type=int, default=1)
@@ -276,7 +281,8 @@ def main() -> None:
     # A pool of --users people plays --games games at once: more each than one person may (TTR_MAX_LIVE_GAMES).
     extra = {"AUTH_THROTTLE_RATE": "100000/min", "TTR_MAX_LIVE_GAMES": "100000"}
     report: dict[str, Any] = {"date": datetime.now().isoformat(timespec="minutes"), "args": vars(args) | {"json": None}}
-    with harness(f"ttr_load_{os.getpid()}", web=args.web, extra_env=extra) as h:
+    with harness(f"ttr_load_{os.getpid()}", web=args.web, extra_env=extra, strong_concurrency=args.strong_concurrency,
+                 priorities=not args.no_priority) as h:
         report["memory_mb_start"] = {k: round(v / 2**20) for k, v in h.stack.memory().items()}
         report["phases"] = []
         if args.games:

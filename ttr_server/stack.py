@@ -125,6 +125,7 @@ class Stack:
     analysis_workers: int = 1
     concurrency: int | None = None  # the default queue's pool size (compose's when None)
     strong_concurrency: int | None = None  # the search queue's pool size (compose's when None)
+    priorities: bool = True  # each worker at its PRIORITY (False: all at the caller's, to measure what it buys)
     beat: bool = True
     restart: bool = True
     log_dir: Path | None = None
@@ -171,7 +172,7 @@ class Stack:
         return stack
 
     def _add(self, name: str, argv: list[str], url: str | None = None, *, nice: int = 0) -> None:
-        self.children[name] = Child(name, argv, url, nice=nice)
+        self.children[name] = Child(name, argv, url, nice=nice if self.priorities else 0)
 
     def _add_balancer(self, port: int) -> None:
         """HAProxy on `port`, in front of the web processes, its configuration written under the stack's var dir."""

@@ -128,7 +128,7 @@ def _execute(url: str, statement: str, params: tuple[Any, ...]) -> list[tuple[An
 def harness(
     name: str, *, web: int = 2, workers: int = 1, strong_workers: int = 1, concurrency: int | None = None,
     extra_env: dict[str, str] | None = None, admin_url: str = POSTGRES_ADMIN_URL, balancer: bool = False,
-    analysis_workers: int = 1, beat: bool = True, strong_concurrency: int | None = None,
+    analysis_workers: int = 1, beat: bool = True, strong_concurrency: int | None = None, priorities: bool = True,
 ) -> Iterator[Harness]:
     """The stack on a Redis server of its own and a scratch database `name` on the PostgreSQL server of `admin_url`
     (the machine's, or a cluster a drill started). `extra_env` comes last: it may point the stack elsewhere (a
@@ -145,7 +145,7 @@ def harness(
                 stack = Stack(
                     env, web=web, base_port=_free_ports(web), workers=workers, strong_workers=strong_workers,
                     concurrency=concurrency, strong_concurrency=strong_concurrency or concurrency,
-                    log_dir=var_dir / "logs", analysis_workers=analysis_workers, beat=beat,
+                    log_dir=var_dir / "logs", analysis_workers=analysis_workers, beat=beat, priorities=priorities,
                     balancer_port=free_port() if balancer else None, stats_port=free_port(),
                 )
                 stack.migrate()

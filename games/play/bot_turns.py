@@ -25,12 +25,13 @@ from dataclasses import dataclass
 from celery import Task, shared_task
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from bots.budget import strong_seconds
 from bots.policies import NEEDS_HISTORY, Decision, policy_for
 from games.engine import Event, Move, State, legal_moves, view
 from games.play import moves, selectors
-from games.store import notify, states
+from games.store import event_log, notify, states
 from games.store.event_log import StaleSeq
 from games.store.models import Game, GameId
 from games.store.service_error import ServiceError
@@ -50,15 +51,22 @@ class BotMove:
 # A strong decision that took this much CPU (or a quarter of its budget, if less) searched. CPU, not wall time: an
 # answer given at once costs a few milliseconds however busy the cores, a search most of its budget.
 SEARCHED_SECONDS = 0.05
+# The least a search is given when its decision waited for a worker: the strong bot answers TTR_STRONG_SECONDS after
+# the decision fell to it, as its player sees it, whatever the queue, unless the wait alone took longer.
+MIN_SEARCH_SECONDS = 0.2
 
 def choose(
-    game: Game, state: State, seat: int, level: str, rng: random.Random, seconds: float | None = None
+    game: Game, state: State, seat: int, level: str, rng: random.Random, seconds: float | None = None,
+    waited: float = 0.0,
 ) -> BotMove:
     """The move the bot of `level` makes for `seat`, and why: it sees only that seat's view, its legal moves and,
     for the levels that read it, the game's events so far as that seat saw them. `seconds`: the search's budget
-    (TTR_STRONG_SECONDS when None)."""
+    (TTR_STRONG_SECONDS when None), less `waited` (the seconds the decision has already waited for a worker) and
+    the time its history takes to read, but never under MIN_SEARCH_SECONDS."""
+    began = time.perf_counter()
     history = selectors.history_for(game, seat=seat) if level in NEEDS_HISTORY else ()
     budget = strong_seconds() if seconds is None else min(seconds, strong_seconds())
+    budget = max(min(budget, MIN_SEARCH_SECONDS), budget - waited - (time.perf_counter() - began))
     decision = Decision(view(state, seat), legal_moves(state, seat), rng, history, budget)
     started, cpu = time.perf_counter(), time.thread_time()
     choice = policy_for(level)(decision)
@@ -110,7 +118,8 @@ def play_turns(game_id: GameId, seq: int, *, searches: bool = True, one_search: 
         seat, level = decision
         if level == "strong" and not searches:
             return Turns(played, game.seq, level)  # another queue takes the game from here
-        choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng)
+        waited = waiting_since(game) if level == "strong" else 0.0
+        choice = choose(game, states.state_at(game.pk, game.seq), seat, level, rng, waited=waited)
         try:
             with metrics.moves_via("bot"):
                 move = moves.play_seat(
@@ -128,6 +137,12 @@ def play_turns(game_id: GameId, seq: int, *, searches: bool = True, one_search: 
         if level == "strong" and one_search and choice.searched:
             return Turns(played, game.seq, level)  # it searched: the other games of that level go first
     return Turns(played, game.seq, None)
+
+
+def waiting_since(game: Game) -> float:
+    """Seconds since the game's last event: how long its decision has waited (0 if the clocks disagree)."""
+    at = event_log.appended_at(game.pk, game.seq)
+    return max(0.0, (timezone.now() - at).total_seconds()) if at is not None else 0.0
 
 
 @shared_task(ignore_result=True, acks_late=True, bind=True)

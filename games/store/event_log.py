@@ -158,6 +158,12 @@ def events_between(game_id: GameId, after: int, upto: int) -> list[EngineEvent]:
         return [event_from_dict(json.loads(data) if isinstance(data, str) else data) for (data,) in cursor]
 
 
+def appended_at(game_id: GameId, seq: int) -> datetime | None:
+    """When the game's event `seq` was appended (None: no such event)."""
+    found: datetime | None = Event.objects.filter(game_id=game_id, seq=seq).values_list("created_at", flat=True).first()
+    return found
+
+
 def game_key(game_id: GameId) -> UUID | str:
     """A game id as the database stores it, for plain SQL (a uuid on PostgreSQL, 32 hex digits on SQLite)."""
     key: UUID | str = Game._meta.pk.get_db_prep_value(game_id, connection)

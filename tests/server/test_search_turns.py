@@ -3,11 +3,15 @@ of the queue, so games of strong bots take turns); a decision the strong bot ans
 
 from __future__ import annotations
 
+import random
+import time
 from typing import Any
 
 import pytest
 
+from games.engine import legal_moves
 from games.play import bot_turns
+from games.store import states
 from games.store.models import Event, Game, Seat
 from tests.server.helpers import seated_game
 
@@ -37,3 +41,20 @@ def test_a_search_ends_the_task_and_an_answer_given_at_once_does_not(monkeypatch
     assert any(len([s for s in reasons if before < s <= after]) > 1 for before, after in calls), (
         "no task went on past a decision answered at once"
     )
+
+
+def test_a_decision_that_waited_for_a_worker_searches_only_what_is_left_of_its_budget(monkeypatch: Any) -> None:
+    """The strong bot answers TTR_STRONG_SECONDS after the decision fell to it, as its player sees it: a decision that
+    waited in the queue searches for what is left (at least MIN_SEARCH_SECONDS)."""
+    monkeypatch.setenv("TTR_STRONG_SECONDS", "2.0")
+    table = seated_game("search-wait", "usa", 2)
+    Seat.objects.filter(game_id=table.game_id).update(bot="strong")
+    game = Game.objects.get(pk=table.game_id)
+    assert 0 <= bot_turns.waiting_since(game) < 60  # since the start's last event, by the database's record
+    state = states.state_at(game.pk, game.seq)
+    seat = state.deciders()[0]  # the setup's ticket choice: always searched
+    started = time.perf_counter()
+    choice = bot_turns.choose(game, state, seat, "strong", random.Random(3), waited=1.7)
+    took = time.perf_counter() - started
+    assert choice.searched and choice.move in legal_moves(state, seat)
+    assert took < 1.5, f"a decision with 0.3 s of its 2 s left searched for {took:.2f} s"
