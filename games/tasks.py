@@ -4,7 +4,8 @@ gathers the models for Django.
 A task that a use case queues after its commit is defined beside that use case, in its layer, and queued as an
 object (`notify.send(task, ...)`), never by a name: a bot's turns (play/bot_turns.py), scoring an ended game
 (play/scoring.py), the matchmaker's run (lobby/matchmaker.py), an address's confirmation mail (people/mail.py),
-an analysis (review/analyses.py), a tournament's next step and beat's run of them (tournaments/services.py).
+an analysis (review/analyses.py), a hint's search (review/hints.py), a tournament's next step and beat's run of
+them (tournaments/services.py).
 What only beat runs is defined here: the batch of notification mails. (The bots' beat, the sweeps, is
 bots/tasks.py's.)
 """
@@ -19,11 +20,12 @@ from games.people.mail import mail_confirmation
 from games.play.bot_turns import play_bot_turns
 from games.play.scoring import score_game
 from games.review.analyses import analyse_game
+from games.review.hints import search_hint
 from games.tournaments.services import advance_tournament, tournaments_tick
 
 __all__ = [
     "advance_tournament", "analyse_game", "mail_confirmation", "mail_notifications", "match", "play_bot_turns",
-    "score_game", "tournaments_tick",
+    "score_game", "search_hint", "tournaments_tick",
 ]
 
 

@@ -1,16 +1,23 @@
 """Hints: in an unranked game where every other seat is a bot, a player may ask the strong bot what it would play.
 
 The advice comes from the seat's own information only (its view, its legal moves, the game's events as it saw
-them), with a short budget (TTR_HINT_SECONDS) in the web process: the bots' `advise` (bots/advice.py, pure, as
-the engine is). Asking is recorded in the game's log (`hint_used`, once per decision however often it is asked)
-and counted on the seat (`Seat.hints`, shown in the game's summary).
+them), with a short budget (TTR_HINT_SECONDS): the bots' `advise` (bots/advice.py, pure, as the engine is). With
+Redis (the production layout) the search runs on a search worker (`search_hint`, on TTR_STRONG_QUEUE, at its low
+CPU priority), never on a web process, whose other requests would wait for the interpreter meanwhile; the web
+process waits for the answer on a Redis list of the request's own (503 `unavailable` if no worker answers within
+TTR_HINT_SECONDS + QUEUE_SECONDS). Without Redis (`make run`, one machine's one web process) it runs where it is
+asked. Asking is recorded in the game's log (`hint_used`, once per decision however often it is asked) and counted
+on the seat (`Seat.hints`, shown in the game's summary).
 """
 
 from __future__ import annotations
 
+import json
+import secrets
 import threading
 from collections import OrderedDict
 
+from celery import current_app, shared_task
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -18,6 +25,7 @@ from django.db.models import F
 
 from bots.advice import advise
 from games.engine import State, legal_moves, redact, view
+from games.engine.codec import move_from_dict, move_to_dict
 from games.engine.events import HintUsed
 from games.engine.moves import Move
 from games.review.shapes import Hint
@@ -25,6 +33,7 @@ from games.store import event_log, notify, states
 from games.store.models import Event, Game, GameId, Seat
 from games.store.service_error import ServiceError
 from games.store.viewers import seat_of
+from ttr_server import redis_config
 
 _given: OrderedDict[tuple[str, int, int], tuple[Move, str]] = OrderedDict()  # (game, seq, seat): asked again
 _given_lock = threading.Lock()
@@ -109,14 +118,55 @@ def _advice(game: Game, state: State, seat: int, decided_at: int) -> tuple[Move,
         given = _given.get(key)
     if given is not None:
         return given
-    history = tuple(redact(event, seat) for event in event_log.events_between(game.pk, 0, decided_at))
-    seconds = settings.TTR_HINT_SECONDS
-    given = advise(view(state, seat), legal_moves(state, seat), history, seconds, f"{game.pk}:{decided_at}")
+    if settings.REDIS_URL and not current_app.conf.task_always_eager:
+        given = _searched_by_a_worker(game.pk, game.seq, seat, decided_at)
+    else:
+        given = _search(game.pk, state, seat, decided_at)
     with _given_lock:
         _given[key] = given
         while len(_given) > REMEMBERED:
             _given.popitem(last=False)
     return given
+
+
+def _search(game_id: GameId, state: State, seat: int, decided_at: int) -> tuple[Move, str]:
+    """The strong bot's advice for `seat` in `state`, from the events up to `decided_at` as the seat saw them (seeded
+    by the game and the decision: asked again, anywhere, it is the same)."""
+    history = tuple(redact(event, seat) for event in event_log.events_between(game_id, 0, decided_at))
+    seconds = settings.TTR_HINT_SECONDS
+    return advise(view(state, seat), legal_moves(state, seat), history, seconds, f"{game_id}:{decided_at}")
+
+
+QUEUE_SECONDS = 3.0  # beyond the search's own time: how long a web process waits for a search worker to answer
+REPLY_SECONDS = 60  # an answer nobody took (its request gave up) is dropped from Redis after this long
+
+
+def _searched_by_a_worker(game_id: GameId, seq: int, seat: int, decided_at: int) -> tuple[Move, str]:
+    reply = f"ttr:hint:{secrets.token_hex(16)}"
+    search_hint.apply_async((str(game_id), seq, seat, decided_at, reply), queue=settings.TTR_STRONG_QUEUE)
+    wait = settings.TTR_HINT_SECONDS + QUEUE_SECONDS
+    client = redis_config.client(settings.REDIS_URL, socket_timeout=wait + 5)
+    try:
+        answer = client.blpop([reply], timeout=wait)
+    finally:
+        redis_config.close(client)
+    if answer is None:
+        raise ServiceError("unavailable", "no search worker answered in time: ask again", status=503,
+                           service="search worker", retry_after=2)
+    found = json.loads(answer[1])
+    return move_from_dict(found["move"]), str(found["reason"])
+
+
+@shared_task(ignore_result=True)
+def search_hint(game_id: str, seq: int, seat: int, decided_at: int, reply: str) -> None:
+    """On a search worker: the advice for `seat` at the game's `seq`, pushed to the Redis list `reply`."""
+    move, reason = _search(game_id, states.state_at(game_id, seq), seat, decided_at)
+    client = redis_config.client(settings.REDIS_URL)
+    try:
+        client.rpush(reply, json.dumps({"move": move_to_dict(move), "reason": reason}))
+        client.expire(reply, REPLY_SECONDS)
+    finally:
+        redis_config.close(client)
 
 
 def _told(game_id: GameId, seq: int, state: State) -> None:
