@@ -20,3 +20,7 @@ from games.routing import websocket_urlpatterns  # noqa: E402
 
 sockets = closing_when_unavailable(auth_stack(URLRouter(websocket_urlpatterns)))  # 1013 while a dependency is down
 application = ProtocolTypeRouter({"http": django_asgi, "websocket": sockets})
+
+from ttr_server.settled import settle  # noqa: E402
+
+settle()  # start-up's objects out of the garbage collector's walks (ttr_server/settled.py)

@@ -23,6 +23,13 @@ app.autodiscover_tasks()
 _heartbeats: dict[str, object] = {}
 
 
+@signals.worker_init.connect
+def _settle(**_: object) -> None:
+    from ttr_server.settled import settle
+
+    settle()  # before the pool forks: its children inherit the frozen objects (ttr_server/settled.py)
+
+
 @signals.worker_ready.connect
 def _start_heartbeat(sender: object = None, **_: object) -> None:
     from ttr_server.health import Heartbeats
