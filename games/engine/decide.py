@@ -95,31 +95,41 @@ def _play(t: Table, seat: int, move: mv.Move) -> None:
 
 
 def _check_phase(state: State, seat: int, move: mv.Move) -> None:
-    if not 0 <= seat < len(state.players):
-        raise NotYourTurn(f"there is no seat {seat}")
     phase = state.phase
-    if phase != FINISHED and (state.current != seat or phase == SETUP_TICKETS) and seat not in state.deciders():
-        raise NotYourTurn()  # (the seat in turn is the only decider outside the setup: no tuple to build)
-    if not _phase_allows(phase, move):
+    if seat != state.current or phase in (SETUP_TICKETS, FINISHED):  # (else: the seat in turn decides)
+        _check_seat(state, seat)
+    if not isinstance(move, _PHASE_MOVES[phase]):
         raise IllegalMove(*_phase_rule(state))
     if isinstance(move, mv.BuildStation) and not state.board.has_stations:
         raise IllegalMove("U-TRN-1", "there are no stations on this map")
 
 
-def _phase_allows(phase: Phase, move: mv.Move) -> bool:
+def _check_seat(state: State, seat: int) -> None:
+    if not 0 <= seat < len(state.players):
+        raise NotYourTurn(f"there is no seat {seat}")
+    phase = state.phase
+    if phase != FINISHED and (state.current != seat or phase == SETUP_TICKETS) and seat not in state.deciders():
+        raise NotYourTurn()  # (the seat in turn is the only decider outside the setup: no tuple to build)
+
+
+def _phase_moves(phase: Phase) -> tuple[type[mv.Move], ...]:
+    """The kinds of move a phase allows."""
     match phase:
         case Phase.TURN:
-            return isinstance(move, (mv.DrawCard, mv.ClaimRoute, mv.DrawTickets, mv.BuildStation))
+            return (mv.DrawCard, mv.ClaimRoute, mv.DrawTickets, mv.BuildStation)
         case Phase.SECOND_CARD:
-            return isinstance(move, mv.DrawCard)
+            return (mv.DrawCard,)
         case Phase.SETUP_TICKETS | Phase.KEEP_TICKETS:
-            return isinstance(move, mv.KeepTickets)
+            return (mv.KeepTickets,)
         case Phase.TUNNEL_PAYMENT:
-            return isinstance(move, (mv.PayTunnel, mv.DeclineTunnel))
+            return (mv.PayTunnel, mv.DeclineTunnel)
         case Phase.FINISHED:
-            return False
+            return ()
         case _:
             assert_never(phase)
+
+
+_PHASE_MOVES = {phase: _phase_moves(phase) for phase in Phase}  # (a dict: a lookup, not a match, on every move)
 
 
 def _phase_rule(s: State) -> tuple[str, str]:

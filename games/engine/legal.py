@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import cache
 from itertools import combinations
 from typing import assert_never
 
 from . import moves as mv
-from .cards import LOCOMOTIVE
+from .board import Route, load_board
+from .cards import COLOURS, GRAY, LOCOMOTIVE, Cards
 from .moves import cards_of
-from .payment import Mixes, route_mixes, station_mixes, tunnel_mixes
+from .payment import Mixes, mix_count, route_colours, route_mixes, station_mixes, tunnel_mixes
 from .rules import can_draw_second_card, claimable_routes
-from .state import Phase, State
+from .state import SECOND_CARD, TURN, Phase, State
 
 Group = tuple[int, Callable[[int], mv.Move]]
 
@@ -31,7 +33,16 @@ def legal_move_count(state: State, seat: int) -> int:
 
 
 def random_legal_move(state: State, seat: int, rng: random.Random) -> mv.Move | None:
-    """A move drawn uniformly from `legal_moves(state, seat)`, or None when there is none."""
+    """A move drawn uniformly from `legal_moves(state, seat)`, or None when there is none: the very move
+    `legal_moves(state, seat)[rng.randrange(legal_move_count(state, seat))]` is, with that one draw (none when
+    there is no move). A turn or a second card, the commonest decisions, is counted without building its moves'
+    groups, and only the chosen move is built."""
+    if state.current == seat:  # (then the seat decides, unless the game waits for the setup or is over)
+        phase = state.phase
+        if phase == TURN:
+            return _random_turn_move(state, seat, rng)
+        if phase == SECOND_CARD:
+            return _random_second_card(state, rng)
     groups = _groups(state, seat)
     total = sum(size for size, _ in groups)
     if not total:
@@ -42,6 +53,123 @@ def random_legal_move(state: State, seat: int, rng: random.Random) -> mv.Move | 
             return build(index)
         index -= size
     raise AssertionError("unreachable")
+
+
+def _random_turn_move(s: State, seat: int, rng: random.Random) -> mv.Move | None:
+    """`random_legal_move` in the TURN phase: the groups of `_turn_groups`, in their order, counted."""
+    deck = 1 if s.draw_pile or s.discards else 0
+    slots = [i for i, card in enumerate(s.market) if card is not None]
+    hand = s.players[seat].hand
+    claims = _claim_count(s, seat)
+    tickets = 1 if s.ticket_pile else 0
+    per_city, free_count, cost = _station_counts(s, seat)
+    total = deck + len(slots) + claims + tickets + per_city * free_count
+    if not total:
+        return None
+    index = rng.randrange(total)
+    if index < deck:
+        return _FROM_DECK
+    index -= deck
+    if index < len(slots):
+        return _FROM_MARKET[slots[index]]
+    index -= len(slots)
+    if index < claims:
+        return _chosen_claim(hand, claimable_routes(s, seat), index)
+    index -= claims
+    if index < tickets:
+        return _DRAW_TICKETS
+    index -= tickets
+    free = [city for city in s.board.cities if city not in s.station_owner]
+    return mv.BuildStation(free[index // per_city], station_mixes(hand, cost)[index % per_city])
+
+
+def _claim_count(s: State, seat: int) -> int:
+    """How many claims the seat may make now: `_claim_groups`' group sizes summed, counted on bit masks without
+    listing the routes. A route pays k cards of a colour and the rest in locomotives for every k its hand allows,
+    or locomotives alone: the open routes of each such payment are counted at once (`_payment_masks`)."""
+    player = s.players[seat]
+    hand = player.hand
+    longest, by_locomotives, fits = _payment_masks(s.board.name)
+    routes = fits[min(player.trains, longest)] & ~(s.closed | player.barred)
+    locos = hand.get(LOCOMOTIVE, 0)
+    alone, by_colour = by_locomotives[locos if locos < longest else longest]
+    claims = (routes & alone).bit_count()
+    for kind, n in hand.items():
+        if kind != LOCOMOTIVE:
+            for payable in by_colour[kind][n if n < longest else longest]:
+                claims += (routes & payable).bit_count()
+    return claims
+
+
+PaymentMasks = tuple[int, tuple[tuple[int, dict[str, tuple[tuple[int, ...], ...]]], ...], tuple[int, ...]]
+
+
+@cache
+def _payment_masks(map_name: str) -> PaymentMasks:
+    """For `_claim_count`, over the map's routes (bit i: `route_list[i]`), with counts up to the longest route's
+    length: `[1][locos]`: the routes `locos` locomotives alone pay, and `[colour][n]`: masks m_1, m_2, ...: the routes
+    of that colour (or gray) that n cards of it and those locomotives pay in j ways or more lie in m_j (k cards of
+    the colour, k from 1 to n, and the rest in locomotives, a ferry's locomotives among them: `payment.mixes`);
+    `[2][trains]`: the routes `trains` trains can fill."""
+    routes = load_board(map_name).route_list
+    longest = max(route.length for route in routes)
+
+    def ways(route: Route, n: int, locos: int) -> int:
+        least = max(1, route.length - locos)  # cards of the colour, the rest in locomotives
+        most = min(n, route.length - route.ferry_locomotives)
+        return max(0, most - least + 1)
+
+    def masks(colour: str, n: int, locos: int) -> tuple[int, ...]:
+        weight = {r.index: ways(r, n, locos) for r in routes if r.color in (colour, GRAY)}
+        return tuple(
+            sum(1 << i for i, w in weight.items() if w >= j) for j in range(1, max(weight.values(), default=0) + 1)
+        )
+
+    by_locomotives = tuple(
+        (
+            sum(1 << r.index for r in routes if r.length <= locos),
+            {colour: tuple(masks(colour, n, locos) for n in range(longest + 1)) for colour in COLOURS},
+        )
+        for locos in range(longest + 1)
+    )
+    fits = tuple(sum(1 << r.index for r in routes if r.length <= trains) for trains in range(longest + 1))
+    return longest, by_locomotives, fits
+
+
+def _chosen_claim(hand: Cards, routes: list[Route], index: int) -> mv.Move:
+    """The `index`-th claim of `_claim_groups`' groups over `routes`."""
+    for route in routes:
+        n = mix_count(hand, route.length, route_colours(route), route.ferry_locomotives)
+        if index < n:
+            return mv.ClaimRoute(route.id, route_mixes(hand, route)[index])
+        index -= n
+    raise AssertionError("fewer claims than counted")
+
+
+def _random_second_card(s: State, rng: random.Random) -> mv.Move | None:
+    """`random_legal_move` in the SECOND_CARD phase: the groups of `_card_groups(second=True)`, counted."""
+    deck = 1 if s.draw_pile or s.discards else 0
+    slots = [i for i, card in enumerate(s.market) if card is not None and card != LOCOMOTIVE]
+    total = deck + len(slots)
+    if not total:
+        return None
+    index = rng.randrange(total)
+    return _FROM_DECK if index < deck else _FROM_MARKET[slots[index - deck]]
+
+
+# Moves are immutable values: the card draws and the ticket draw are made once.
+_FROM_DECK = mv.DrawCard("deck")
+_FROM_MARKET = tuple(mv.DrawCard("market", i) for i in range(5))
+_DRAW_TICKETS = mv.DrawTickets()
+
+
+def _station_counts(s: State, seat: int) -> tuple[int, int, int]:
+    """The station group of `_station_groups`, counted: payments per city, free cities, and the cost."""
+    player = s.players[seat]
+    if player.stations >= s.board.stations_per_player:
+        return 0, 0, 0
+    cost = player.stations + 1
+    return mix_count(player.hand, cost, COLOURS), len(s.board.cities) - len(s.station_owner), cost
 
 
 def _groups(s: State, seat: int) -> list[Group]:

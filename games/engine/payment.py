@@ -60,6 +60,21 @@ def mixes(hand: Mapping[str, int], size: int, colours: tuple[str, ...], min_loco
     return Mixes(size, tuple(ranges), locos >= size > 0)
 
 
+def mix_count(hand: Mapping[str, int], size: int, colours: tuple[str, ...], min_locomotives: int = 0) -> int:
+    """`len(mixes(hand, size, colours, min_locomotives))` without building them: for uniform random play."""
+    locos = hand.get(LOCOMOTIVE, 0)
+    lo = size - locos if size - locos > 1 else 1
+    top = size - min_locomotives
+    count = 1 if locos >= size > 0 else 0
+    for colour in colours:
+        hi = hand.get(colour, 0)
+        if hi > top:
+            hi = top
+        if hi >= lo:
+            count += hi - lo + 1
+    return count
+
+
 def route_colours(route: Route) -> tuple[str, ...]:
     return COLOURS if route.color == GRAY else (route.color,)
 
