@@ -86,15 +86,16 @@ def moves_appended(h: Harness) -> dict[str, float]:
     return dict(found)
 
 
-def move_histogram(h: Harness) -> dict[str, dict[float, float]]:
-    """ttr_move_seconds's cumulative bucket counts by path, all processes added up."""
+def move_histogram(h: Harness, name: str = "ttr_move_seconds") -> dict[str, dict[float, float]]:
+    """A histogram's cumulative bucket counts by path (ttr_move_seconds's; "all" for one without), all processes
+    added up."""
     from prometheus_client.parser import text_string_to_metric_families
 
     buckets: dict[str, dict[float, float]] = defaultdict(dict)
     for family in text_string_to_metric_families(h.metrics()):
         for sample in family.samples:
-            if sample.name == "ttr_move_seconds_bucket":
-                buckets[sample.labels["path"]][float(sample.labels["le"])] = sample.value
+            if sample.name == f"{name}_bucket":
+                buckets[sample.labels.get("path", "all")][float(sample.labels["le"])] = sample.value
     return buckets
 
 
@@ -144,7 +145,7 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
     recorder = Recorder(keep_bodies=not args.no_check)
     counts0 = stack_counts(h)
     cpu0, client0, moves0, started = cpu_seconds(h), client_cpu(), moves_appended(h), time.monotonic()
-    histogram0 = move_histogram(h)
+    histogram0, gc0 = move_histogram(h), move_histogram(h, "ttr_gc_full_seconds")
     records = play_games(
         h.urls, games, seed=seed, think=think, recorder=recorder, socket_share=0.5, human_share=args.human_share,
         bot_levels=tuple(args.bot_levels.split(",")), strong_share=args.strong_share, users=args.users, threads=args.threads,
@@ -166,6 +167,7 @@ def phase(h: Harness, name: str, games: int, think: tuple[float, float], args: a
         "moves_per_s": round(appended / seconds, 1),
         "client_latency_ms": figures["latency_ms"],
         "server_move_ms": server_latency(histogram0, move_histogram(h)),
+        "full_gc_ms": server_latency(gc0, move_histogram(h, "ttr_gc_full_seconds")),
         "bot_answer": bot_answers(h.urls[0], records),
         "stack_cpu_ms_per_move": round(1000 * stack_cpu / appended, 2) if appended else None,
         "stack_cpu_by_process_s": {k: round(cpu1.get(k, 0) - cpu0.get(k, 0), 1) for k in cpu1},

@@ -70,6 +70,7 @@ def _task_failed(sender: object = None, **_: object) -> None:
 
 @signals.task_postrun.connect
 def _task_ended(**_: object) -> None:
-    from ttr_server import json_logs
+    from ttr_server import json_logs, settled
 
     json_logs.clear()
+    settled.count_pauses()

@@ -48,6 +48,8 @@ REQUESTS = Counter("ttr_http_requests", "HTTP requests answered", ["method", "st
 REQUEST_SECONDS = Histogram("ttr_http_request_seconds", "HTTP request time in the web process", ["method"],
                             buckets=LATENCY_BUCKETS)
 OPEN_SOCKETS = Gauge("ttr_open_sockets", "Game WebSockets open now", multiprocess_mode="livesum")
+GC_FULL_SECONDS = Histogram("ttr_gc_full_seconds", "Full garbage collections: each holds the whole process",
+                            buckets=LATENCY_BUCKETS)
 BOT_SECONDS = Histogram("ttr_bot_decision_seconds", "Time a bot took to choose a move", ["level"], buckets=BOT_BUCKETS)
 TASK_RUNS = Counter("ttr_task_runs", "Celery task runs", ["task"])
 TASK_FAILURES = Counter("ttr_task_failures", "Celery task runs that raised", ["task"])

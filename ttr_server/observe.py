@@ -15,7 +15,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 
-from ttr_server import json_logs, metrics
+from ttr_server import json_logs, metrics, settled
 
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
@@ -35,6 +35,7 @@ class ObserveMiddleware:
             response["X-Request-ID"] = request_id
             metrics.REQUESTS.labels(request.method, str(response.status_code)).inc()
             metrics.REQUEST_SECONDS.labels(request.method).observe(time.perf_counter() - started)
+            settled.count_pauses()
             return response
         finally:
             json_logs.clear()
