@@ -262,6 +262,8 @@ def main() -> None:
     parser.add_argument("--strong-concurrency", type=int, help="the search worker's pool (compose's when not given)")
     parser.add_argument("--no-priority", action="store_true",
                         help="every process at the same CPU priority (ttr_server/stack.py PRIORITY off): what it buys")
+    parser.add_argument("--no-settle", action="store_true",
+                        help="processes not settled before they serve (ttr_server/settled.py off): what it buys")
     parser.add_argument("--users", type=int, default=40)
     parser.add_argument("--threads", type=int)
     parser.add_argument("--seed", type=int, default=1)
@@ -281,7 +283,8 @@ def main() -> None:
                 show_prediction(old, capacity)
         return
     # A pool of --users people plays --games games at once: more each than one person may (TTR_MAX_LIVE_GAMES).
-    extra = {"AUTH_THROTTLE_RATE": "100000/min", "TTR_MAX_LIVE_GAMES": "100000"}
+    extra = {"AUTH_THROTTLE_RATE": "100000/min", "TTR_MAX_LIVE_GAMES": "100000",
+             "TTR_SETTLE": "0" if args.no_settle else "1"}
     report: dict[str, Any] = {"date": datetime.now().isoformat(timespec="minutes"), "args": vars(args) | {"json": None}}
     with harness(f"ttr_load_{os.getpid()}", web=args.web, extra_env=extra, strong_concurrency=args.strong_concurrency,
                  priorities=not args.no_priority) as h:

@@ -14,6 +14,7 @@ in `ttr_gc_full_seconds` (/metrics), which bench/load.py reports.
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections import deque
 from typing import Any
@@ -22,7 +23,10 @@ MAPS = ("europe", "usa")
 
 
 def settle() -> int:
-    """Import every view (the URL configuration) and load both maps, then freeze; the objects frozen."""
+    """Import every view (the URL configuration) and load both maps, then freeze; the objects frozen. TTR_SETTLE=0
+    leaves the process as it was before (bench/load.py --no-settle measures what settling buys)."""
+    if os.environ.get("TTR_SETTLE", "1") == "0":
+        return 0
     from django.urls import get_resolver
 
     from games.engine.board import load_board
