@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run stack test test-plain lint bench simulate clean chromium servers messages
+.PHONY: run stack test test-plain drills lint bench simulate clean chromium servers messages
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,11 @@ test: $(STAMP) messages lint chromium servers
 # frameworks' own ways; the overrides' own tests turn each on themselves (tests/server/test_overrides.py).
 test-plain: $(STAMP) messages chromium servers
 	TTR_OVERRIDES=none ./scripts/test-all
+
+# The tournaments at full size (tests/server/test_tournament_scale.py with TTR_TEST_SCALE=full: a Swiss of 64, two of
+# the same 37 at four, an arena of 30, through real workers; several minutes): `make test` plays them small.
+drills: $(STAMP) messages
+	TTR_TEST_SCALE=full ./scripts/test-env $(BIN)/pytest -s -p no:cacheprovider tests/server/test_tournament_scale.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -1,7 +1,14 @@
-"""Tournaments at scale through real Celery workers (tests/server/worker.py): a Swiss of 64 at tables of two, two
-Swisses of the same 37 at tables of four at once (bots fill the remainder in one, smaller tables in the other), an
-arena of 30; each run to its end and checked: standings, seatings, the audit log's verdict, the games' links to
-their tournament and the people's notifications.
+"""Tournaments at scale through real Celery workers (tests/server/worker.py): a Swiss at tables of two, two Swisses
+of the same people at tables of four at once (bots fill the remainder in one, smaller tables in the other), an
+arena at tables of two; each run to its end and checked: standings, seatings, the audit log's verdict, the games'
+links to their tournament and the people's notifications.
+
+Two sizes (`SIZES`). `make test` plays the small one: a Swiss of 14, two of the same 17 at four (bots fill: four
+tables of four and one person with three bots; smaller tables: two of four and three of three), an arena of 10.
+Each is above the 12 people up to which T-PAIR-3's search is exhaustive, so the workers pair the later rounds with
+the greedy seating and its repair pass as a big tournament is; and each still has every shape of table the full
+size has. `make drills` (TTR_TEST_SCALE=full) plays the full one: a Swiss of 64, two of the same 37 at four, an
+arena of 30 (the figures in docs/PERFORMANCE.md's tournaments section come from it).
 
 The players are people: registered accounts that join over HTTP. As each of their tables starts, they resign it
 (POST /api/games/{id}/resign), so the tournament's fallback bot (greedy) plays their seat: that is how bots play a
@@ -15,7 +22,7 @@ beat process: a beat is one more process on a 2-core machine and fires on its ow
 test calls it where only beat acts: a tournament's start, and an arena whose window is over. A Swiss is never
 ticked after its start: the workers alone pair its later rounds and end it.
 
-The Swiss of 64 plays two rounds, not three: the second is the first paired by standings and with meetings to
+The Swiss plays two rounds, not three: the second is the first paired by standings and with meetings to
 avoid, which a third round would only test again, for half as long again (a 2-player game of greedy bots is about
 135 moves, and the moves are where the time goes: the figures each test prints with -s say how many, and whose CPU
 they cost).
@@ -50,6 +57,19 @@ from ttr_server.celery import app
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_real_services(), pytest.mark.slow]
 WORKERS = 2
+
+
+@dataclass(frozen=True)
+class Size:
+    swiss: int  # the Swiss at tables of two (even: nobody sits out)
+    fours: int  # the two Swisses at tables of four (one more than a multiple of four: one person plays three bots)
+    fours_smaller: tuple[int, int]  # T-PAIR-1 for `fours` with smaller tables: (tables of four, tables of three)
+    arena: int  # the arena at tables of two (even: everyone is seated at its start)
+
+
+SIZES = {"small": Size(swiss=14, fours=17, fours_smaller=(2, 3), arena=10),
+         "full": Size(swiss=64, fours=37, fours_smaller=(7, 3), arena=30)}
+SIZE = SIZES[os.environ.get("TTR_TEST_SCALE", "small")]
 RUN_SECONDS = 600  # a whole tournament: tens of seconds when the machine is quiet; generous for a busy one
 POLL_SECONDS = 0.2  # how often the people look for a new table: soon enough, and the test's own CPU stays small
 
@@ -250,44 +270,50 @@ def games_played(tables: list[Table]) -> Counter[str]:
     return Counter(s for t in tables for s in t.seats if not is_bot(s))
 
 
-def test_a_swiss_of_64_at_tables_of_two_plays_two_rounds_on_the_workers_and_nobody_meets_anyone_twice(
+def test_a_swiss_at_tables_of_two_plays_two_rounds_on_the_workers_and_nobody_meets_anyone_twice(
     worker: Workers,
 ) -> None:
+    n = SIZE.swiss
     figures, http = Figures(worker), APIClient()
-    owner, *entrants = people(http, "s", 65)
+    owner, *entrants = people(http, "s", n + 1)
     run = Run(owner, entrants, format="swiss", table_size=2, rounds=2, bots_fill=False)
-    figures.mark("64 people registered and joined over HTTP")
+    figures.mark(f"{n} people registered and joined over HTTP")
     run.start()
     play_out([run], worker)
     figures.mark("played out (started by a tick, round 2 paired on a worker)")
     final = run.check_the_end()
     assert final["round"] == 2 and all(row["games"] == 2 for row in final["standings"])
     tables = run.tables()
-    assert len(tables) == 64 and all(len(t.seats) == 2 and not any(map(is_bot, t.seats)) for t in tables)
+    assert len(tables) == n and all(len(t.seats) == 2 and not any(map(is_bot, t.seats)) for t in tables)
     assert set(games_played(tables).values()) == {2}
-    assert max(meetings(tables).values()) == 1  # 64 at 2 over two rounds: no repeat is ever forced
+    assert max(meetings(tables).values()) == 1  # n (even, above 2) at 2 over two rounds: no repeat is ever forced
     figures.mark("checked")
-    print(figures.report("Swiss of 64 at 2, two rounds", [run]))
+    print(figures.report(f"Swiss of {n} at 2, two rounds", [run]))
 
 
-def test_two_swisses_of_the_same_37_at_tables_of_four_seat_everyone_each_round_and_repeat_no_one(
+def test_two_swisses_of_the_same_people_at_tables_of_four_seat_everyone_each_round_and_repeat_no_one(
     worker: Workers,
 ) -> None:
-    """37 at 4 (T-PAIR-1): with bots filling, nine tables of four and one person with three bots; with smaller
-    tables, seven of four and three of three. The same 37 people play both at once. The first plays two rounds:
-    nobody need meet anyone twice, so nobody does (T-PAIR-3). The second plays one: its tables of three through
-    the workers and its verdict are what it adds, and a second round would add a fifth of the file's moves."""
+    """n = 4k + 1 at 4 (T-PAIR-1): with bots filling, k tables of four and one person with three bots; with smaller
+    tables, as few tables as four permits, as even as can be (17: two of 4 and three of 3; 37: seven of 4 and
+    three of 3). The same n people play both at once. The first plays two rounds: nobody need meet anyone twice, so
+    nobody does (T-PAIR-3). The second plays one: its tables of three through the workers and its verdict are what
+    it adds, and a second round would add a fifth of the file's moves."""
+    n, (fours, threes) = SIZE.fours, SIZE.fours_smaller
+    full = n // 4
+    assert n == 4 * full + 1 and 4 * fours + 3 * threes == n
     figures, http = Figures(worker), APIClient()
-    owner, *entrants = people(http, "f", 38)
+    owner, *entrants = people(http, "f", n + 1)
     filled = Run(owner, entrants, format="swiss", table_size=4, rounds=2, bots_fill=True)
     smaller = Run(owner, entrants, format="swiss", table_size=4, rounds=1, smaller_tables=True)
-    figures.mark("37 people registered, each joined both")
+    figures.mark(f"{n} people registered, each joined both")
     filled.start()
     smaller.start()
     play_out([filled, smaller], worker)
     figures.mark("both played out")
     for run, rounds, people_at, bots_at in (
-        (filled, 2, [1] + [4] * 9, [0] * 9 + [3]), (smaller, 1, [3] * 3 + [4] * 7, [0] * 10)
+        (filled, 2, [1] + [4] * full, [0] * full + [3]),
+        (smaller, 1, [3] * threes + [4] * fours, [0] * (fours + threes)),
     ):
         final = run.check_the_end()
         assert final["round"] == rounds and all(row["games"] == rounds for row in final["standings"])
@@ -299,23 +325,24 @@ def test_two_swisses_of_the_same_37_at_tables_of_four_seat_everyone_each_round_a
         assert set(games_played(tables).values()) == {rounds}
         assert max(meetings(tables).values()) == 1
     figures.mark("checked")
-    print(figures.report("two Swisses of 37 at 4: bots fill (two rounds), smaller tables (one)", [filled, smaller]))
+    print(figures.report(f"two Swisses of {n} at 4: bots fill (two rounds), smaller tables (one)", [filled, smaller]))
 
 
-def test_an_arena_of_30_pairs_its_pool_again_and_again_until_its_window_ends_and_its_last_games_finish(
+def test_an_arena_pairs_its_pool_again_and_again_until_its_window_ends_and_its_last_games_finish(
     worker: Workers,
 ) -> None:
-    """An arena of ten minutes at tables of two: all 30 are seated at its start (15 tables); as each game ends its
-    people go back to the pool and are seated again, never with their last opponent. Once a second pairing has
+    """An arena of ten minutes at tables of two: everyone is seated at its start (n / 2 tables); as each game ends
+    its people go back to the pool and are seated again, never with their last opponent. Once a second pairing has
     seated someone the test ends the window (its start moved ten minutes back, as that much time would) and ticks
     at beat's interval; the games under way finish, and the last of them to be scored ends the arena (on a worker,
     unless a tick comes first)."""
+    n = SIZE.arena
     figures, http = Figures(worker), APIClient()
-    owner, *entrants = people(http, "a", 31)
+    owner, *entrants = people(http, "a", n + 1)
     run = Run(owner, entrants, format="arena", table_size=2, minutes=10)
-    figures.mark("30 people registered and joined over HTTP")
+    figures.mark(f"{n} people registered and joined over HTTP")
     run.start()
-    assert len(run.tables()) == 15
+    assert len(run.tables()) == n // 2
     deadline = time.monotonic() + RUN_SECONDS
     while not Table.objects.filter(tournament_id=run.id, round__gte=2).exists():
         assert time.monotonic() < deadline, worker.tail()
@@ -339,4 +366,4 @@ def test_an_arena_of_30_pairs_its_pool_again_and_again_until_its_window_ends_and
             finished, started = ended[before.game_id], times[after.game_id]
             assert finished and started and finished <= started  # one table at a time
     figures.mark("checked")
-    print(figures.report("arena of 30 at 2", [run]))
+    print(figures.report(f"arena of {n} at 2", [run]))
