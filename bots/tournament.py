@@ -1,7 +1,8 @@
 """Bot tournaments on the engine alone (no Django): whole games between policies, and how each policy fared.
 
     python -m bots.tournament --map europe --players 4 --games 200 --bots greedy,greedy,random,random \
-        --seed 1 [--jobs 2] [--json] [--strong-seconds 1.5 | --strong-iterations N]
+        --seed 1 [--jobs 2] [--json] [--strong-seconds 1.5 | --strong-iterations N] [--log games.jsonl]
+    python -m bots.tournament --summarise games.jsonl [--json]
 
 Game i seats `--bots` shifted by i places, so every policy plays from every seat. Each game draws its shuffles
 and its bots' choices from generators seeded by (`--seed`, i), so a run is the same whatever `--jobs` says.
@@ -14,6 +15,10 @@ the last line on stdout is one JSON object.
 Each decision a policy gets the seat's view, its legal moves and the game's events so far redacted for the seat
 (`Decision`). The strong bot thinks `--strong-seconds` a decision (default: TTR_STRONG_SECONDS, else 1.5), or
 exactly `--strong-iterations` sampled games (then a run is reproducible, think times aside).
+
+`--log` writes each game's result as one JSON line as it finishes (games end in order): two versions of a bot
+compare deal by deal on the same seed, and a run stopped early is summarised from its log with `--summarise`
+(its first games: the table of the games played so far).
 """
 
 from __future__ import annotations
@@ -244,6 +249,27 @@ def _number(value: object) -> str:
     return "-" if value is None else f"{value:.1f}"
 
 
+def to_json(result: GameResult) -> str:
+    """One game's result as a JSON line (`--log`)."""
+    return json.dumps({"number": result.number, "seats": result.seats, "aborted": result.aborted,
+                       "scores": result.scores, "ticket_points": result.ticket_points, "shares": result.shares,
+                       "think_ms": result.think_ms})
+
+
+def from_json(line: str) -> GameResult:
+    d = json.loads(line)
+    return GameResult(d["number"], tuple(d["seats"]), d["aborted"], tuple(d["scores"]), tuple(d["ticket_points"]),
+                      tuple(d["shares"]), d["think_ms"])
+
+
+def logged(results: Iterable[GameResult], path: str) -> Iterator[GameResult]:
+    """Pass the results through, writing each to `path` as one JSON line once it is played."""
+    with open(path, "w", encoding="utf-8") as out:
+        for result in results:
+            print(to_json(result), file=out, flush=True)
+            yield result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--map", choices=MAP_NAMES, default="europe")
@@ -257,13 +283,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="the strong bot's time a decision (default: TTR_STRONG_SECONDS, else 1.5)")
     parser.add_argument("--strong-iterations", type=int, default=None,
                         help="instead of a time: this many sampled games a decision")
+    parser.add_argument("--log", default=None, help="write each game's result to this file as a JSON line")
+    parser.add_argument("--summarise", default=None, help="print the table of a --log file's games instead")
     args = parser.parse_args(argv)
+    if args.summarise is not None:
+        with open(args.summarise, encoding="utf-8") as lines:
+            results = [from_json(line) for line in lines if line.strip()]
+        summary = summarise(results)
+        print(table(summary, f"{args.summarise}: {len(results)} games ({summary['aborted']} aborted)"))
+        if args.json:
+            print(json.dumps(summary))
+        return 0
     budget = Budget(args.strong_seconds if args.strong_seconds is not None else strong_seconds(),
                     args.strong_iterations)
     bots = args.bots.split(",")
     if len(bots) != args.players or any(b not in POLICIES for b in bots):
         parser.error(f"--bots needs {args.players} names among {', '.join(sorted(POLICIES))}")
     games = play_games(args.map, bots, args.seed, args.games, args.jobs, budget)
+    if args.log is not None:
+        games = logged(games, args.log)
     results = list(with_progress(games, args.games))
     summary = summarise(results)
     title = (

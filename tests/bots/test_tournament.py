@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,6 +58,28 @@ def test_a_small_run_ends_with_one_json_line_of_figures_per_policy(capsys: pytes
     assert sum(f["win_rate"] for f in summary["results"].values()) == pytest.approx(1)
     assert "6/6 games" in out.err
     assert any(line.startswith("greedy") for line in out.out.splitlines()[:-1])  # the table, before the JSON
+
+
+def test_a_log_holds_every_game_in_order_and_its_first_games_summarise_as_a_run_of_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    log = tmp_path / "games.jsonl"
+    assert main(["--map", "usa", "--players", "3", "--games", "6", "--bots", ",".join(BOTS), "--json",
+                 "--log", str(log)]) == 0
+    whole = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    lines = log.read_text().splitlines()
+    assert [json.loads(line)["number"] for line in lines] == list(range(6))
+    assert main(["--summarise", str(log), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == whole
+    log.write_text("\n".join(lines[:4]) + "\n")  # a run stopped after 4 games
+    assert main(["--summarise", str(log), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    again = summarise(list(play_games("usa", BOTS, seed=1, games=4, jobs=1)))
+
+    def untimed(summary: dict[str, Any]) -> dict[str, Any]:  # think times are the clock's
+        return {name: {k: v for k, v in figures.items() if k != "think_ms"} for name, figures in summary["results"].items()}
+
+    assert first["games"] == 4 and untimed(first) == untimed(again)
 
 
 def test_a_tie_shares_the_win_and_an_aborted_game_is_a_draw() -> None:
