@@ -230,7 +230,8 @@ def _station_built(s: State, e: ev.StationBuilt) -> None:
 
 
 def _turn_ended(s: State, e: ev.TurnEnded) -> None:
-    _discard_tunnel_reveal(s)
+    if s.tunnel is not None:
+        _discard_tunnel_reveal(s)
     if s.turns_left is not None:
         s.turns_left -= 1
     s.current = e.next_seat

@@ -17,7 +17,7 @@ from . import moves as mv
 from .board import Route, load_board
 from .cards import COLOURS, GRAY, LOCOMOTIVE, Cards
 from .moves import cards_of
-from .payment import Mixes, mix_count, route_colours, route_mixes, station_mixes, tunnel_mixes
+from .payment import Mixes, mix_count, route_mixes, station_mixes, tunnel_mixes
 from .rules import can_draw_second_card, claimable_routes
 from .state import SECOND_CARD, TURN, Phase, State
 
@@ -58,9 +58,10 @@ def random_legal_move(state: State, seat: int, rng: random.Random) -> mv.Move | 
 def _random_turn_move(s: State, seat: int, rng: random.Random) -> mv.Move | None:
     """`random_legal_move` in the TURN phase: the groups of `_turn_groups`, in their order, counted."""
     deck = 1 if s.draw_pile or s.discards else 0
-    slots = [i for i, card in enumerate(s.market) if card is not None]
+    market = s.market
+    slots = range(len(market)) if None not in market else [i for i, card in enumerate(market) if card is not None]
     hand = s.players[seat].hand
-    claims = _claim_count(s, seat)
+    claims, claimable = _claims(s, seat)
     tickets = 1 if s.ticket_pile else 0
     per_city, free_count, cost = _station_counts(s, seat)
     total = deck + len(slots) + claims + tickets + per_city * free_count
@@ -74,7 +75,7 @@ def _random_turn_move(s: State, seat: int, rng: random.Random) -> mv.Move | None
         return _FROM_MARKET[slots[index]]
     index -= len(slots)
     if index < claims:
-        return _chosen_claim(hand, claimable_routes(s, seat), index)
+        return _chosen_claim(hand, s.board.route_list, claimable, index)
     index -= claims
     if index < tickets:
         return _DRAW_TICKETS
@@ -83,22 +84,48 @@ def _random_turn_move(s: State, seat: int, rng: random.Random) -> mv.Move | None
     return mv.BuildStation(free[index // per_city], station_mixes(hand, cost)[index % per_city])
 
 
-def _claim_count(s: State, seat: int) -> int:
-    """How many claims the seat may make now: `_claim_groups`' group sizes summed, counted on bit masks without
-    listing the routes. A route pays k cards of a colour and the rest in locomotives for every k its hand allows,
-    or locomotives alone: the open routes of each such payment are counted at once (`_payment_masks`)."""
+def _claims(s: State, seat: int) -> tuple[int, int]:
+    """How many claims the seat may make now (`_claim_groups`' group sizes summed), and the mask of the routes it
+    may claim (`rules.claimable_mask`), on bit masks without listing the routes. A route pays k cards of a colour
+    and the rest in locomotives for every k the hand allows, or locomotives alone: the open routes of each such
+    payment are counted at once (`_payment_masks`)."""
     player = s.players[seat]
     hand = player.hand
     longest, by_locomotives, fits = _payment_masks(s.board.name)
     routes = fits[min(player.trains, longest)] & ~(s.closed | player.barred)
     locos = hand.get(LOCOMOTIVE, 0)
     alone, by_colour = by_locomotives[locos if locos < longest else longest]
-    claims = (routes & alone).bit_count()
+    claimable = routes & alone
+    claims = claimable.bit_count()
     for kind, n in hand.items():
-        if kind != LOCOMOTIVE:
-            for payable in by_colour[kind][n if n < longest else longest]:
+        if kind != LOCOMOTIVE and (ways := by_colour[kind][n if n < longest else longest]):
+            claimable |= routes & ways[0]
+            for payable in ways:
                 claims += (routes & payable).bit_count()
-    return claims
+    return claims, claimable
+
+
+def _chosen_claim(hand: Cards, routes: tuple[Route, ...], claimable: int, index: int) -> mv.Move:
+    """The `index`-th claim of `_claim_groups`' groups: over the routes of the mask `claimable`, in board order, each
+    as many as its payments (`mix_count`, worked out here for a route of one colour)."""
+    locos = hand.get(LOCOMOTIVE, 0)
+    while claimable:
+        low = claimable & -claimable
+        route = routes[low.bit_length() - 1]
+        length = route.length
+        if route.color == GRAY:
+            n = mix_count(hand, length, COLOURS, route.ferry_locomotives)
+        else:
+            most = hand.get(route.color, 0)
+            if most > length - route.ferry_locomotives:
+                most = length - route.ferry_locomotives
+            n = most - (length - locos if length - locos > 1 else 1) + 1
+            n = (n if n > 0 else 0) + (1 if locos >= length else 0)
+        if index < n:
+            return mv.ClaimRoute(route.id, route_mixes(hand, route)[index])
+        index -= n
+        claimable ^= low
+    raise AssertionError("fewer claims than counted")
 
 
 PaymentMasks = tuple[int, tuple[tuple[int, dict[str, tuple[tuple[int, ...], ...]]], ...], tuple[int, ...]]
@@ -136,20 +163,14 @@ def _payment_masks(map_name: str) -> PaymentMasks:
     return longest, by_locomotives, fits
 
 
-def _chosen_claim(hand: Cards, routes: list[Route], index: int) -> mv.Move:
-    """The `index`-th claim of `_claim_groups`' groups over `routes`."""
-    for route in routes:
-        n = mix_count(hand, route.length, route_colours(route), route.ferry_locomotives)
-        if index < n:
-            return mv.ClaimRoute(route.id, route_mixes(hand, route)[index])
-        index -= n
-    raise AssertionError("fewer claims than counted")
-
-
 def _random_second_card(s: State, rng: random.Random) -> mv.Move | None:
     """`random_legal_move` in the SECOND_CARD phase: the groups of `_card_groups(second=True)`, counted."""
     deck = 1 if s.draw_pile or s.discards else 0
-    slots = [i for i, card in enumerate(s.market) if card is not None and card != LOCOMOTIVE]
+    market = s.market
+    if None not in market and LOCOMOTIVE not in market:
+        slots: range | list[int] = range(len(market))
+    else:
+        slots = [i for i, card in enumerate(market) if card is not None and card != LOCOMOTIVE]
     total = deck + len(slots)
     if not total:
         return None
@@ -164,12 +185,21 @@ _DRAW_TICKETS = mv.DrawTickets()
 
 
 def _station_counts(s: State, seat: int) -> tuple[int, int, int]:
-    """The station group of `_station_groups`, counted: payments per city, free cities, and the cost."""
+    """The station group of `_station_groups`, counted: payments per city (`len(station_mixes(hand, cost))`), free
+    cities, and the cost."""
     player = s.players[seat]
     if player.stations >= s.board.stations_per_player:
         return 0, 0, 0
     cost = player.stations + 1
-    return mix_count(player.hand, cost, COLOURS), len(s.board.cities) - len(s.station_owner), cost
+    locos = player.hand.get(LOCOMOTIVE, 0)
+    least = cost - locos if cost - locos > 1 else 1
+    per_city = 1 if locos >= cost else 0
+    for kind, n in player.hand.items():  # (the colours held: those not held pay nothing)
+        if kind != LOCOMOTIVE:
+            most = n if n < cost else cost
+            if most >= least:
+                per_city += most - least + 1
+    return per_city, len(s.board.cities) - len(s.station_owner), cost
 
 
 def _groups(s: State, seat: int) -> list[Group]:

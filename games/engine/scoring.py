@@ -9,7 +9,7 @@ pieces of the owner's network are interchangeable, so only one of them is tried.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING
 
@@ -70,30 +70,25 @@ def final_score(
         for seat in range(players)
     ]
     top = max(longest, default=0)
-    partial = []
+    fields = []  # each seat's SeatScore fields but its place
+    keys = []  # what places the seats (E-WIN-1, U-WIN-1)
     for seat in range(players):
         route_points = sum(board.route_points[board.routes[r].length] for r in owned[seat])
         results, uses = score_tickets(board, seat, owned[seat], stations[seat], route_owner, tickets[seat])
-        unbuilt = board.stations_per_player - len(stations[seat])
+        built = len(stations[seat])
+        unbuilt = board.stations_per_player - built
         bonus = board.longest_path_bonus if top > 0 and longest[seat] == top else 0
         ticket_points = sum(t.points for t in results)
-        partial.append(
-            SeatScore(
-                seat=seat,
-                total=route_points + ticket_points + unbuilt * STATION_POINTS + bonus,
-                route_points=route_points,
-                ticket_points=ticket_points,
-                tickets=results,
-                stations_built=len(stations[seat]),
-                stations_unbuilt=unbuilt,
-                station_points=unbuilt * STATION_POINTS,
-                station_routes=uses,
-                longest_path=longest[seat],
-                longest_bonus=bonus,
-                place=0,
-            )
-        )
-    return _ranked(partial, board.has_stations)
+        total = route_points + ticket_points + unbuilt * STATION_POINTS + bonus
+        fields.append((
+            seat, total, route_points, ticket_points, results, built, unbuilt, unbuilt * STATION_POINTS, uses,
+            longest[seat], bonus,
+        ))
+        completed = sum(1 for t in results if t.completed)
+        keys.append((total, completed, -built, bonus > 0) if board.has_stations else (total, completed, bonus > 0))
+    places = [1 + sum(1 for other in keys if other > key) for key in keys]  # tied players share a place
+    scores = tuple(SeatScore(*seat_fields, place=place) for seat_fields, place in zip(fields, places, strict=True))
+    return FinalScore(scores, tuple(score.seat for score in scores if score.place == 1))
 
 
 def final_totals(
@@ -159,20 +154,24 @@ def score_tickets(
     if open_ends and any(len(o) > 1 for o in options):
         # Only the tickets the seat's own routes leave open can change; score each choice on those.
         # Best for the owner: most ticket points, then most tickets completed (E-WIN-1's first tie-break).
+        joins = {  # the two pieces of the network each candidate route joins
+            r: (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
+            for o in options for r in o if r is not None
+        }
+        still_open = [(t.points, a, b) for t, (a, b) in zip(wanted, ends, strict=True) if a != b]
         best = (0, 0)
         for candidate in product(*options):
-            lifted = components(
-                (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
-                for r in candidate if r is not None
-            )
-            gained = [t.points for t, (a, b) in zip(wanted, ends, strict=True) if a != b and joined(lifted, a, b)]
-            if (sum(gained), len(gained)) > best:
-                best, choice = (sum(gained), len(gained)), candidate
+            lifted = components(joins[r] for r in candidate if r is not None)
+            points = completed = 0
+            for ticket_points, a, b in still_open:
+                lifted_a = lifted.get(a)
+                if lifted_a is not None and lifted_a == lifted.get(b):  # (`joined`: a and b differ)
+                    points += ticket_points
+                    completed += 1
+            if (points, completed) > best:
+                best, choice = (points, completed), candidate
         if best[1]:
-            lifted = components(
-                (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
-                for r in choice if r is not None
-            )
+            lifted = components(joins[r] for r in choice if r is not None)
             done = [joined(lifted, a, b) for a, b in ends]
     results = tuple(
         TicketResult(t.id, t.points if ok else -t.points, ok) for t, ok in zip(wanted, done, strict=True)
@@ -197,21 +196,3 @@ def _station_options(
         seen.add(key)
         options.append(route.id)
     return options
-
-
-def _ranked(scores: list[SeatScore], with_stations: bool) -> FinalScore:
-    def key(s: SeatScore) -> tuple[int, ...]:
-        completed = sum(1 for t in s.tickets if t.completed)
-        if with_stations:  # E-WIN-1
-            return (s.total, completed, -s.stations_built, s.longest_bonus > 0)
-        return (s.total, completed, s.longest_bonus > 0)  # U-WIN-1
-
-    keys = [key(s) for s in scores]
-    ranked = tuple(
-        _with_place(s, 1 + sum(1 for other in keys if other > keys[i])) for i, s in enumerate(scores)
-    )
-    return FinalScore(ranked, tuple(s.seat for s in ranked if s.place == 1))
-
-
-def _with_place(score: SeatScore, place: int) -> SeatScore:
-    return replace(score, place=place)

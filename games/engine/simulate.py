@@ -28,7 +28,7 @@ from .evolve import evolve_in_place
 from .legal import random_legal_move
 from .seeds import FairDraws, Seeds
 from .setup import begin
-from .state import State
+from .state import FINISHED, State
 
 MAX_DECISIONS = 5000  # far above any real game; guards against a game that never ends
 
@@ -47,8 +47,8 @@ def play_random_game(map_name: str, players: int, rng: random.Random, *, fair: b
     chance: Draws = FairDraws(game_seed) if fair else rng
     state, opening = begin(map_name, players, chance)
     record = GameRecord(events=list(opening))
-    while not state.finished and record.decisions < MAX_DECISIONS:
-        seat = state.deciders()[0]
+    while state.phase != FINISHED and record.decisions < MAX_DECISIONS:
+        seat = state.current if state.current is not None else state.deciders()[0]  # (the setup: the first seat)
         move = random_legal_move(state, seat, rng)
         if move is None:
             raise RuntimeError(f"seat {seat} must decide but has no legal move in phase {state.phase}")

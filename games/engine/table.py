@@ -14,6 +14,8 @@ worst, 14 locomotives and 3 other cards, after about 70 wipes on average). Each 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import events as ev
 from .cards import CARD_KINDS, LOCOMOTIVE
 from .draws import Draws
@@ -21,6 +23,9 @@ from .evolve import evolve_in_place
 from .state import State
 
 NO_BETTER_MARKET = "the piles cannot supply a market without three locomotives"
+
+# Market refills recur (one slot, one of nine kinds, most of the time): each is an immutable value, made once.
+_market_revealed = lru_cache(maxsize=4096)(ev.MarketRevealed)
 
 
 class Table:
@@ -57,8 +62,11 @@ class Table:
     def fill_market(self) -> None:
         """Turn up cards into every empty market slot while cards remain, then apply C-DRW-4."""
         market = self.state.market
-        if None in market or market.count(LOCOMOTIVE) >= 3:  # (most turns find the market full and fine)
+        if None in market:  # (most turns find the market full and fine)
             self.fill_market_slots()
+            if self.state.market.count(LOCOMOTIVE) >= 3:
+                self._three_locomotives()
+        elif market.count(LOCOMOTIVE) >= 3:
             self._three_locomotives()
 
     def market_would_change(self) -> bool:
@@ -81,12 +89,17 @@ class Table:
         """Fill empty slots without applying C-DRW-4 (the caller does)."""
         s = self.state
         while None in s.market:  # (most refills find the market full)
-            empty = [i for i, card in enumerate(s.market) if card is None]
-            self.ensure_pile(1)
             if not s.draw_pile:
-                return
-            slots = tuple(empty[: len(s.draw_pile)])
-            self.emit(ev.MarketRevealed(slots=slots, cards=tuple(self.top_cards(len(slots)))))
+                self.ensure_pile(1)
+                if not s.draw_pile:
+                    return
+            market = s.market
+            pile = s.draw_pile
+            if market.count(None) == 1:  # (the commonest refill: the slot a card was just taken from)
+                slots: tuple[int, ...] = (market.index(None),)
+            else:
+                slots = tuple([i for i, card in enumerate(market) if card is None][: len(pile)])
+            self.emit(_market_revealed(slots, tuple(pile[-1 : -len(slots) - 1 : -1])))
 
     def _non_locomotives_available(self) -> int:
         s = self.state
