@@ -17,7 +17,7 @@ from . import moves as mv
 from .board import Route, load_board
 from .cards import COLOURS, GRAY, LOCOMOTIVE, Cards
 from .moves import cards_of
-from .payment import Mixes, mix_count, route_mixes, station_mixes, tunnel_mixes
+from .payment import Mixes, route_mixes, station_mixes, tunnel_mixes
 from .rules import can_draw_second_card, claimable_routes
 from .state import SECOND_CARD, TURN, Phase, State
 
@@ -106,21 +106,23 @@ def _claims(s: State, seat: int) -> tuple[int, int]:
 
 
 def _chosen_claim(hand: Cards, routes: tuple[Route, ...], claimable: int, index: int) -> mv.Move:
-    """The `index`-th claim of `_claim_groups`' groups: over the routes of the mask `claimable`, in board order, each
-    as many as its payments (`mix_count`, worked out here for a route of one colour)."""
+    """The `index`-th claim of `_claim_groups`' groups: over the routes of the mask `claimable`, in board order,
+    each as many as its payments (`len(route_mixes(hand, route))`, worked out here: k cards of a colour and the rest
+    in locomotives, or locomotives alone)."""
     locos = hand.get(LOCOMOTIVE, 0)
+    held = [n for kind, n in hand.items() if kind != LOCOMOTIVE]  # what each colour held may pay for a gray route
     while claimable:
         low = claimable & -claimable
         route = routes[low.bit_length() - 1]
         length = route.length
-        if route.color == GRAY:
-            n = mix_count(hand, length, COLOURS, route.ferry_locomotives)
-        else:
-            most = hand.get(route.color, 0)
-            if most > length - route.ferry_locomotives:
-                most = length - route.ferry_locomotives
-            n = most - (length - locos if length - locos > 1 else 1) + 1
-            n = (n if n > 0 else 0) + (1 if locos >= length else 0)
+        top = length - route.ferry_locomotives
+        least = length - locos if length - locos > 1 else 1
+        n = 1 if locos >= length else 0
+        for most in held if route.color == GRAY else (hand.get(route.color, 0),):
+            if most > top:
+                most = top
+            if most >= least:
+                n += most - least + 1
         if index < n:
             return mv.ClaimRoute(route.id, route_mixes(hand, route)[index])
         index -= n

@@ -27,7 +27,10 @@ class Mixes:
         self.size = size
         self.ranges = ranges
         self.all_locomotives = all_locomotives
-        self._count = sum(hi - lo + 1 for _, lo, hi in ranges) + all_locomotives
+        count = 1 if all_locomotives else 0
+        for _, lo, hi in ranges:
+            count += hi - lo + 1
+        self._count = count
 
     def __len__(self) -> int:
         return self._count
@@ -58,21 +61,6 @@ def mixes(hand: Mapping[str, int], size: int, colours: tuple[str, ...], min_loco
         if hi >= lo:
             ranges.append((colour, lo, hi))
     return Mixes(size, tuple(ranges), locos >= size > 0)
-
-
-def mix_count(hand: Mapping[str, int], size: int, colours: tuple[str, ...], min_locomotives: int = 0) -> int:
-    """`len(mixes(hand, size, colours, min_locomotives))` without building them: for uniform random play."""
-    locos = hand.get(LOCOMOTIVE, 0)
-    lo = size - locos if size - locos > 1 else 1
-    top = size - min_locomotives
-    count = 1 if locos >= size > 0 else 0
-    for colour in colours:
-        hi = hand.get(colour, 0)
-        if hi > top:
-            hi = top
-        if hi >= lo:
-            count += hi - lo + 1
-    return count
 
 
 def route_colours(route: Route) -> tuple[str, ...]:
