@@ -2,7 +2,8 @@
 
 The judging itself is the bots' (bots/analysis.py, pure, called here as the engine is), run by the task
 `analyse_game` on the analysis queue (settings.TTR_ANALYSIS_QUEUE) with the budget of the settings
-(TTR_ANALYSIS_SAMPLES, TTR_ANALYSIS_SINGLE). An analysis reads a finished game's log and writes
+(TTR_ANALYSIS_SAMPLES, TTR_ANALYSIS_SINGLE): asked for by a player, or queued unasked for a ranked game as it is
+scored when that queue is idle (else by the worker's sweep, once it is). An analysis reads a finished game's log and writes
 only its own rows (`Analysis`, `SeatAnalysis`): the game's log never changes. It keeps the seq and hash of the log's
 last event it read, so an answer says when the log no longer holds what was analysed.
 """
@@ -23,7 +24,7 @@ from django.utils import timezone
 
 from bots import analysis as judge
 from bots.analysis import Budget, GameAnalysis, Judgement
-from games.engine.events import DeckShuffled, GameAborted
+from games.engine.events import DeckShuffled, GameAborted, GameScored
 from games.engine.played import NotReplayable
 from games.review.models import Analysis, SeatAnalysis
 from games.review.shapes import (
@@ -92,9 +93,32 @@ def _send(game_id: GameId) -> None:
     notify.send(analyse_game, str(game_id), queue=settings.TTR_ANALYSIS_QUEUE)
 
 
+def analysis_game_over(game: Game, scored: GameScored | None) -> bool:
+    """A game just scored (in scoring's transaction; `scored` None: aborted): a ranked one is queued for its
+    analysis at once, sent after the commit, when no analysis waits (TTR_ANALYSIS_RANKED), so that it starts as soon
+    as it ends on an idle queue; on a busy one the sweep takes it later, newest first. Whether it was queued."""
+    if scored is None or not game.ranked or not settings.TTR_ANALYSIS_RANKED or _waiting():
+        return False
+    _, created = Analysis.objects.get_or_create(game=game)
+    if created:
+        transaction.on_commit(lambda: _send(game.pk))
+    return created
+
+
+def game_over_heard(sender: object, *, game: Game, scored: GameScored | None, **_: object) -> None:
+    """The receiver of games.play.scoring's `game_over` (connected by games/apps.py, dispatch_uid "analysis")."""
+    analysis_game_over(game, scored)
+
+
+def _waiting() -> bool:
+    return Analysis.objects.filter(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]).exists()
+
+
 def analysis_sweep(*, now: datetime | None = None) -> int:
     """The analysis worker's beat: requests whose message was lost, and runs silent for too long, are sent again;
-    when none waits, the newest ranked game not analysed yet is queued (TTR_ANALYSIS_RANKED). How many sent."""
+    when none waits, the newest ranked game not analysed yet is queued (TTR_ANALYSIS_RANKED: a game that ended
+    while the queue was busy; one that ends on an idle queue is queued as it ends, `analysis_game_over`). How
+    many sent."""
     now = now or timezone.now()
     stale = now - timedelta(seconds=settings.TTR_ANALYSIS_STALE_SECONDS)
     lost = list(Analysis.objects.filter(
@@ -105,8 +129,7 @@ def analysis_sweep(*, now: datetime | None = None) -> int:
     for game_id in lost:
         _send(game_id)
     sent = len(lost)
-    waiting = Analysis.objects.filter(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]).exists()
-    if not waiting and settings.TTR_ANALYSIS_RANKED:
+    if not _waiting() and settings.TTR_ANALYSIS_RANKED:
         game = (
             Game.objects.filter(status=Game.Status.FINISHED, ranked=True, scored_at__isnull=False, analysis__isnull=True)
             .order_by("-finished_at").first()
@@ -195,9 +218,11 @@ def move_event(types: Sequence[str], at: int) -> int:
 
 
 def _decision(j: Judgement, event: int) -> dict[str, Any]:
+    low, high = j.interval
     return stored(JudgedDecision(
         seq=j.seq, event=event, seat=j.seat, played=j.played, best=j.best, lead=round(j.lead, 2), loss=round(j.loss, 2),
-        stderr=round(j.stderr, 2), mark=j.mark, reason=j.reason, samples=j.samples,
+        stderr=round(j.stderr, 2), loss_low=round(low, 2), loss_high=round(high, 2), mark=j.mark, reason=j.reason,
+        samples=j.samples,
     ))
 
 

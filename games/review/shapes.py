@@ -20,7 +20,6 @@ from games.store.models import BOT_LEVELS
 from games.store.shape_marks import Schema
 
 Count = Annotated[int, Schema(minimum=0)]
-Points = Annotated[float, Schema(minimum=0)]
 MARKS = ["inaccuracy", "mistake", "blunder"]
 
 
@@ -51,17 +50,26 @@ class JudgedDecision:
     played: Move
     best: Annotated[Move, Schema("the best candidate the search found (the move played when it is the best)")]
     lead: Annotated[float, Schema("the seat's estimated final lead over the best other seat after the move played")]
-    loss: Annotated[float, Schema("points the best candidate is estimated to gain over it", minimum=0)]
+    loss: Annotated[float, Schema(
+        "points the best candidate is estimated to gain over the move played, measured on sampled games other than "
+        "those that chose it (an unbiased estimate: it may be below 0; 0 when the move played is the best)"
+    )]
     stderr: Annotated[float, Schema("the standard error of that loss (paired samples)", minimum=0)]
+    loss_low: Annotated[float, Schema("the loss's interval, two standard errors either side (about 95 %): its low "
+                                      "end")]
+    loss_high: Annotated[float, Schema("and its high end")]
     mark: Annotated[str | None, Schema(enum=MARKS)]
     reason: Annotated[str, Schema("why the best move, in the bot's words")]
     samples: Annotated[int, Schema("sampled games the move played was judged on", minimum=0)]
 
     @classmethod
     def of_stored(cls, data: Mapping[str, Any], *, event: int | None = None) -> JudgedDecision:
-        """A stored decision; `event` for one stored before its row kept its move's event."""
+        """A stored decision; `event` for one stored before its row kept its move's event, the interval for one
+        stored before it kept its interval."""
+        loss, stderr = data["loss"], data["stderr"]
         return cls(**{
-            "event": event, **data, "played": move_from_dict(data["played"]), "best": move_from_dict(data["best"]),
+            "event": event, "loss_low": round(loss - 2 * stderr, 2), "loss_high": round(loss + 2 * stderr, 2), **data,
+            "played": move_from_dict(data["played"]), "best": move_from_dict(data["best"]),
         })
 
 
@@ -91,7 +99,8 @@ class AnalysedPlayer:
     username: str | None
     bot: Annotated[str | None, Schema(enum=BOT_LEVELS)]
     decisions: Count
-    mean_loss: Points
+    mean_loss: Annotated[float, Schema("points lost a decision: the mean of its decisions' losses (each unbiased, "
+                                       "so it may be below 0)")]
     inaccuracies: Count
     mistakes: Count
     blunders: Count
@@ -136,12 +145,12 @@ class TrendPoint:
     game: PrivateGame
     at: datetime
     decisions: Annotated[int, Schema(minimum=0)]
-    mean_loss: Annotated[float, Schema(minimum=0)]
+    mean_loss: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MapAnalysis:
     games: Annotated[int, Schema(minimum=1)]
     decisions: Annotated[int, Schema(minimum=0)]
-    mean_loss: Annotated[float, Schema(minimum=0)]
+    mean_loss: Annotated[float, Schema("points lost a decision (unbiased: it may be below 0)")]
     trend: Annotated[tuple[TrendPoint, ...], Schema("the last 20 analysed games, oldest first")]
