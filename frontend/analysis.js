@@ -21,6 +21,7 @@ const MARK_ROWS = 3;
 
 const decimal = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const signed = (x) => number(x, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" });
+const whole = (x) => number(x, { maximumFractionDigits: 0 });
 export const markGlyph = (mark) => h(`span.mark-glyph.mark-${mark}`, { "aria-hidden": "true" }, GLYPH[mark]);
 
 // ---- A better move (or a hint) on the board
@@ -213,10 +214,12 @@ export class AnalysisPanel {
     this.update(this.at, this.side);
   }
 
-  // "ann, event 87: mistake, −13.4 ± 6.2 points" (87: the move's own event)
+  // "ann, event 87: mistake, about 13 points lost (7–20)" (87: the move's own event; the loss is measured on fresh
+  // sampled games, its interval two standard errors either side: a mark's is above 0)
   head(d) {
-    return t("analysis.entry", { who: seatName(this.ctx.seats[d.seat], this.ctx.seats), seq: d.event, mark: t(`analysis.mark.${d.mark}`),
-      loss: signed(-d.loss), stderr: decimal(d.stderr ?? 0) });
+    const spread = 2 * (d.stderr ?? 0), low = d.loss_low ?? d.loss - spread, high = d.loss_high ?? d.loss + spread;
+    return t("analysis.entry_about", { who: seatName(this.ctx.seats[d.seat], this.ctx.seats), seq: d.event,
+      mark: t(`analysis.mark.${d.mark}`), loss: whole(d.loss), low: whole(Math.max(0, low)), high: whole(high) });
   }
 
   words(move, seq) { return moveText(move, this.ctx, marketAt(this.events, seq)); }
