@@ -55,7 +55,10 @@ def remove(hand: Cards, cards: Mapping[str, int]) -> None:
 
 
 def holds(hand: Mapping[str, int], cards: Mapping[str, int]) -> bool:
-    return all(hand.get(kind, 0) >= n for kind, n in cards.items())
+    for kind, n in cards.items():
+        if hand.get(kind, 0) < n:
+            return False
+    return True
 
 
 def normalised(cards: Mapping[str, int]) -> Cards:

@@ -12,7 +12,7 @@ from typing import assert_never
 
 from . import events as ev
 from . import moves as mv
-from .cards import CARD_KINDS, holds
+from .cards import CARD_KINDS, LOCOMOTIVE, holds
 from .draws import Draws
 from .errors import IllegalMove, NotYourTurn, quoted
 from .moves import cards_of, payment
@@ -43,49 +43,35 @@ def step(
     simulations, bot rollouts) that state is `state` itself, changed, rather than a copy; an illegal move
     still raises before anything changes."""
     _check_phase(state, seat, move)
-    _check(state, seat, move)
     table = Table(state if in_place else state.copy(), rng)
-    _play(table, seat, move)
+    _check_and_play(table, seat, move)
     return table.state, tuple(table.events)
 
 
-def _check(s: State, seat: int, move: mv.Move) -> None:
-    """Raise `IllegalMove` when the rules forbid `move` in a phase that allows its kind."""
+def _check_and_play(t: Table, seat: int, move: mv.Move) -> None:
+    """Raise `IllegalMove` when the rules forbid `move` in a phase that allows its kind (the table is still the
+    state as given: nothing is emitted before the check), else emit its events on the table."""
+    s = t.state
     match move:
         case mv.DrawCard():
             _check_draw_card(s, seat, move)
-        case mv.ClaimRoute():
-            _check_claim(s, seat, move)
-        case mv.PayTunnel():
-            _check_pay_tunnel(s, seat, move)
-        case mv.DeclineTunnel():
-            pass  # a tunnel may always be declined (E-TUN-3)
-        case mv.DrawTickets():
-            _check_draw_tickets(s)
-        case mv.KeepTickets():
-            _check_keep_tickets(s, seat, move)
-        case mv.BuildStation():
-            _check_station(s, seat, move)
-        case _:
-            assert_never(move)
-
-
-def _play(t: Table, seat: int, move: mv.Move) -> None:
-    """Emit the events of a legal `move` on the table."""
-    match move:
-        case mv.DrawCard():
             _draw_card(t, seat, move)
         case mv.ClaimRoute():
+            _check_claim(s, seat, move)
             _claim(t, seat, move)
         case mv.PayTunnel():
+            _check_pay_tunnel(s, seat, move)
             _pay_tunnel(t, seat, move)
         case mv.DeclineTunnel():
-            _decline_tunnel(t, seat)
+            _decline_tunnel(t, seat)  # a tunnel may always be declined (E-TUN-3)
         case mv.DrawTickets():
+            _check_draw_tickets(s)
             _draw_tickets(t, seat)
         case mv.KeepTickets():
+            _check_keep_tickets(s, seat, move)
             _keep_tickets(t, seat, move)
         case mv.BuildStation():
+            _check_station(s, seat, move)
             _build_station(t, seat, move)
         case _:
             assert_never(move)
@@ -156,7 +142,8 @@ def _phase_rule(s: State) -> tuple[str, str]:
 
 def _end_turn(t: Table, seat: int) -> None:
     s = t.state
-    t.fill_market()
+    if None in s.market or s.market.count(LOCOMOTIVE) >= 3:  # (`fill_market`'s own test: most turns end with none)
+        t.fill_market()
     n = len(s.players)
     reveal_waits = s.tunnel is not None  # TurnEnded puts a tunnel's revealed cards on the discard pile (E-TUN-4)
     t.emit(_turn_ended(seat, (seat + 1) % n))

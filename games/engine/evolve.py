@@ -201,7 +201,7 @@ def _route_claimed(s: State, e: ev.RouteClaimed) -> None:
     s.route_owner[e.route] = e.seat
     twin = s.board.twin_masks[route.index]
     player.barred |= twin
-    s.closed |= 1 << route.index | (twin if s.player_count <= SMALL_GAME else 0)
+    s.closed |= 1 << route.index | (twin if len(s.players) <= SMALL_GAME else 0)
 
 
 def _tunnel_revealed(s: State, e: ev.TunnelRevealed) -> None:
