@@ -24,23 +24,23 @@ Edge = tuple[Hashable, Hashable, int]  # (city, city, length)
 
 def components(edges: Iterable[tuple[Hashable, Hashable]]) -> dict[Hashable, Hashable]:
     """A representative city for every city the edges touch: two cities are joined iff they share one."""
-    parent: dict[Hashable, Hashable] = {}
-
-    def find(x: Hashable) -> Hashable:
+    parent: dict[Hashable, Hashable] = {}  # union-find: each city's parent, a root its own
+    for a, b in edges:
+        ra = parent.setdefault(a, a)
+        while parent[ra] != ra:
+            parent[ra] = ra = parent[parent[ra]]  # (path halving: the roots stay)
+        rb = parent.setdefault(b, b)
+        while parent[rb] != rb:
+            parent[rb] = rb = parent[parent[rb]]
+        if ra != rb:
+            parent[ra] = rb
+    roots: dict[Hashable, Hashable] = {}
+    for x in parent:
         root = x
         while parent[root] != root:
             root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
-    for a, b in edges:
-        parent.setdefault(a, a)
-        parent.setdefault(b, b)
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    return {x: find(x) for x in parent}
+        roots[x] = root
+    return roots
 
 
 def joined(component: Mapping[Hashable, Hashable], a: Hashable, b: Hashable) -> bool:
