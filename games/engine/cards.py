@@ -55,7 +55,7 @@ def remove(hand: Cards, cards: Mapping[str, int]) -> None:
 
 
 def holds(hand: Mapping[str, int], cards: Mapping[str, int]) -> bool:
-    for kind, n in cards.items():
+    for kind, n in cards.items():  # noqa: SIM110 (a loop: all() over a generator costs twice as much on every claim)
         if hand.get(kind, 0) < n:
             return False
     return True

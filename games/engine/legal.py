@@ -19,7 +19,7 @@ from .cards import COLOURS, GRAY, LOCOMOTIVE, Cards
 from .moves import cards_of
 from .payment import Mixes, route_mixes, station_mixes, tunnel_mixes
 from .rules import can_draw_second_card, claimable_routes
-from .state import SECOND_CARD, TURN, Phase, State
+from .state import SECOND_CARD, TUNNEL_PAYMENT, TURN, Phase, State
 
 Group = tuple[int, Callable[[int], mv.Move]]
 
@@ -43,6 +43,8 @@ def random_legal_move(state: State, seat: int, rng: random.Random) -> mv.Move | 
             return _random_turn_move(state, seat, rng)
         if phase == SECOND_CARD:
             return _random_second_card(state, rng)
+        if phase == TUNNEL_PAYMENT:
+            return _random_tunnel_move(state, seat, rng)
     groups = _groups(state, seat)
     total = sum(size for size, _ in groups)
     if not total:
@@ -180,10 +182,18 @@ def _random_second_card(s: State, rng: random.Random) -> mv.Move | None:
     return _FROM_DECK if index < deck else _FROM_MARKET[slots[index - deck]]
 
 
-# Moves are immutable values: the card draws and the ticket draw are made once.
+def _random_tunnel_move(s: State, seat: int, rng: random.Random) -> mv.Move:
+    """`random_legal_move` in the TUNNEL_PAYMENT phase: the groups of `_tunnel_groups`, counted."""
+    pay = _tunnel_payments(s, seat)
+    index = rng.randrange(len(pay) + 1)
+    return mv.PayTunnel(pay[index]) if index < len(pay) else _DECLINE_TUNNEL
+
+
+# Moves are immutable values: the card draws, the ticket draw and a tunnel's decline are made once.
 _FROM_DECK = mv.DrawCard("deck")
 _FROM_MARKET = tuple(mv.DrawCard("market", i) for i in range(5))
 _DRAW_TICKETS = mv.DrawTickets()
+_DECLINE_TUNNEL = mv.DeclineTunnel()
 
 
 def _station_counts(s: State, seat: int) -> tuple[int, int, int]:
@@ -244,10 +254,14 @@ def _card_groups(s: State, second: bool) -> list[Group]:
 
 
 def _tunnel_groups(s: State, seat: int) -> list[Group]:
+    pay = _tunnel_payments(s, seat)
+    return [(len(pay), lambda i: mv.PayTunnel(pay[i])), (1, lambda i: _DECLINE_TUNNEL)]
+
+
+def _tunnel_payments(s: State, seat: int) -> Mixes:
     tunnel = s.tunnel
     assert tunnel is not None
-    pay = tunnel_mixes(s.players[seat].hand, cards_of(tunnel.played), tunnel.extra)
-    return [(len(pay), lambda i: mv.PayTunnel(pay[i])), (1, lambda i: mv.DeclineTunnel())]
+    return tunnel_mixes(s.players[seat].hand, cards_of(tunnel.played), tunnel.extra)
 
 
 def _turn_groups(s: State, seat: int) -> list[Group]:

@@ -26,6 +26,7 @@ NO_BETTER_MARKET = "the piles cannot supply a market without three locomotives"
 
 # Market refills recur (one slot, one of nine kinds, most of the time): each is an immutable value, made once.
 _market_revealed = lru_cache(maxsize=4096)(ev.MarketRevealed)
+_ONE_REVEALED = tuple({kind: ev.MarketRevealed((slot,), (kind,)) for kind in CARD_KINDS} for slot in range(5))
 
 
 class Table:
@@ -96,9 +97,9 @@ class Table:
             market = s.market
             pile = s.draw_pile
             if market.count(None) == 1:  # (the commonest refill: the slot a card was just taken from)
-                slots: tuple[int, ...] = (market.index(None),)
-            else:
-                slots = tuple([i for i, card in enumerate(market) if card is None][: len(pile)])
+                self.emit(_ONE_REVEALED[market.index(None)][pile[-1]])
+                continue
+            slots = tuple([i for i, card in enumerate(market) if card is None][: len(pile)])
             self.emit(_market_revealed(slots, tuple(pile[-1 : -len(slots) - 1 : -1])))
 
     def _non_locomotives_available(self) -> int:
