@@ -20,6 +20,9 @@ def _server_settings(settings: pytest.FixtureRequest) -> Iterator[None]:
     settings.TTR_PASSWORD_FAILURES_PER_USERNAME = settings.TTR_PASSWORD_FAILURES_PER_IP = 100000
     settings.TTR_CONFIRMATION_MAILS_PER_ACCOUNT = settings.TTR_CONFIRMATION_MAILS_PER_ADDRESS = 100000
     settings.TTR_QUEUE_JOINS = 100000
+    # A ranked game is analysed as it is scored: inline here (eager), seconds of CPU for each of the suite's ranked
+    # games. Off but where a test turns it on (tests/server/test_analysis.py).
+    settings.TTR_ANALYSIS_RANKED = False
     app.conf.task_always_eager = True
     states.forget_all()
     yield

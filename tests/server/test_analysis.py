@@ -184,9 +184,11 @@ def test_a_log_that_does_not_replay_move_by_move_fails_the_analysis_which_may_be
 
 
 @pytest.fixture
-def analysed_at_game_over() -> Any:
+def analysed_at_game_over(settings: Any) -> Any:
     """The analysis hears of a game's end as games/apps.py wires it (the same dispatch_uid: connecting again is
-    nothing); disconnected afterwards only if it was connected here."""
+    nothing); disconnected afterwards only if it was connected here. With ranked games analysed, as in production
+    (tests/server/conftest.py turns it off for the other tests)."""
+    settings.TTR_ANALYSIS_RANKED = True
     wired = any(key[0] == "analysis" for key, *_ in scoring.game_over.receivers)
     scoring.game_over.connect(analyses.game_over_heard, dispatch_uid="analysis")
     yield
