@@ -6,7 +6,8 @@ face up and has not spent since and how many of its cards nobody has seen, and e
 long, kept). `determinize(view, belief, rng)` then draws one whole `State` the seat cannot tell from the real
 one: its own hand and tickets as they are, the unseen cards (110 less everything seen) dealt at random to the
 other hands' unseen part and to the draw pile, the other seats' tickets drawn from the tickets the seat never
-saw, the ticket pile from the rest. It never reads anything but the view and the history, so the search it
+saw (their opening ones, given a model of how a seat keeps tickets, as that model keeps them: `draw_tickets`),
+the ticket pile from the rest. It never reads anything but the view and the history, so the search it
 feeds cannot peek.
 """
 
@@ -198,8 +199,14 @@ class TicketDraw:
     pile: tuple[str, ...]
 
 
-def draw_tickets(view: PlayerView, belief: Belief, rng: random.Random) -> TicketDraw:
-    """The other seats' tickets (and offers) drawn from the tickets this seat never saw, and the ticket pile."""
+Keeper = Callable[[str, int, tuple[str, ...]], tuple[str, ...]]  # (map, players, an opening deal) -> those kept
+MODEL_DEALS = 6  # opening deals drawn for a seat, of which one that its model keeps as many of as it did is taken
+
+
+def draw_tickets(view: PlayerView, belief: Belief, rng: random.Random, keeper: Keeper | None = None) -> TicketDraw:
+    """The other seats' tickets (and offers) drawn from the tickets this seat never saw, and the ticket pile.
+    `keeper`: a model of which tickets the other seats keep of their opening deal (the greedy bot's choice): their
+    opening tickets are then drawn as that model keeps them, among deals it keeps as many of as the seat did."""
     board = load_board(view.map)
     me = own_seat(view)
     mine_now = set(view.tickets) | set(view.offered_tickets)
@@ -218,8 +225,12 @@ def draw_tickets(view: PlayerView, belief: Belief, rng: random.Random) -> Ticket
             continue
         tickets: list[str] = []
         weight = _affinity(board, view, seat)
-        for count, long_count, kept in belief.deals[seat] if belief.deals else []:
-            tickets.extend(_kept(regular, long_, count, long_count, kept, weight, rng))
+        for deal, (count, long_count, kept) in enumerate(belief.deals[seat] if belief.deals else []):
+            modelled = None
+            if deal == 0 and keeper is not None:
+                modelled = _modelled(keeper, view, regular, long_, (count, long_count, kept), weight, rng)
+            tickets.extend(modelled if modelled is not None else _kept(regular, long_, count, long_count, kept,
+                                                                        weight, rng))
         missing = public.tickets - len(tickets)
         tickets.extend(regular.pop() for _ in range(min(missing, len(regular))))
         held.append(tuple(tickets))
@@ -258,6 +269,40 @@ def _kept(regular: list[str], long_: list[str], count: int, long_count: int, kep
     chosen.extend(_take(regular, weight, rng) for _ in range(regular_kept))
     returned = min(max(0, count - long_count - regular_kept), len(regular))
     del regular[len(regular) - returned:]
+    return chosen
+
+
+def _modelled(keeper: Keeper, view: PlayerView, regular: list[str], long_: list[str], deal: TicketDeal,
+              weight: Callable[[str], float], rng: random.Random) -> list[str] | None:
+    """The tickets a seat kept of its opening deal as `keeper` models it: of MODEL_DEALS deals drawn from the
+    pools with the tickets' weights (the seat's routes so far say what it wants), one of those the model keeps
+    as many of as the seat did; its tickets, kept and returned, leave the pools. None when the model keeps
+    another number of every deal drawn."""
+    count, long_count, kept = deal
+    longs, rest = min(long_count, len(long_)), min(count - long_count, len(regular))
+    long_weights, regular_weights = [weight(t) for t in long_], [weight(t) for t in regular]
+    found: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    for _ in range(MODEL_DEALS):
+        dealt = (*_sample(long_, long_weights, longs, rng), *_sample(regular, regular_weights, rest, rng))
+        chosen = keeper(view.map, len(view.players), dealt)
+        if len(chosen) == kept:
+            found.append((dealt, chosen))
+    if not found:
+        return None
+    dealt, chosen = rng.choice(found)
+    for ticket in dealt:
+        (long_ if ticket in long_ else regular).remove(ticket)
+    return list(chosen)
+
+
+def _sample(pool: list[str], weights: list[float], k: int, rng: random.Random) -> list[str]:
+    """`k` distinct tickets of `pool`, each drawn with its weight among those left."""
+    left, odds = list(pool), list(weights)
+    chosen: list[str] = []
+    for _ in range(k):
+        index = rng.choices(range(len(left)), weights=odds)[0]
+        chosen.append(left.pop(index))
+        odds.pop(index)
     return chosen
 
 

@@ -2,8 +2,9 @@
 
 Each decision it searches, it draws whole games consistent with what its seat has seen (belief.py: the unseen
 cards dealt at random to the deck and the other hands' unseen part, the other seats' tickets drawn from the
-tickets it never saw), and in each such game plays every candidate move and then the rest of the game, every seat
-playing greedy-lite (rollout.py), to the final score: the reward is the seat's lead over the best other seat.
+tickets it never saw), and in each such game plays every candidate move and then the rest of the game, every
+seat playing greedy-lite (rollout.py), to the final score: the reward is the seat's lead over the best other
+seat.
 Every candidate is played in the same sampled games with the same playout seeds, so they are compared pair by
 pair: a candidate clearly behind the best is sampled no more (racing), and the best replaces the greedy bot's
 choice only when it leads it by more than LEAD_Z standard errors (a search with too few samples must not do
@@ -40,7 +41,7 @@ from .decision import Choice, Decision, own_seat
 from .greedy import cheapest_claim, choose_move, claims_by_route, ranked_keeps
 from .plan import plan_network, position
 from .reasons import explain
-from .rollout import play_out
+from .rollout import opening_keep, play_out
 
 LEAD_Z = 1.0  # standard errors of the paired differences a candidate must lead the greedy move by (1.5 and 2.5
 # kept the greedy choice too often: whole playouts are precise enough to trust a one-sigma lead)
@@ -54,6 +55,9 @@ ENDING_TRAINS = 6  # a seat this close to the end: the last turns' claims are se
 DROP_Z = 2.0  # a candidate this many standard errors behind the best is sampled no more
 DECIDED_SAMPLES = 16  # a race is called over (all but one candidate DROP_Z behind) on this many samples at least:
 # on 4 a paired t of 2 happens by chance too often (3 degrees of freedom), and 16 samples cost 0.1 to 0.2 s
+MODEL_OPENINGS = False  # the other seats' opening tickets drawn as the greedy bot keeps them (belief.draw_tickets,
+# rollout.opening_keep): with the other seats keeping tickets as greedy does, Europe 2-player -2.6 +- 3.6 points a
+# game (17 deals; -4.9 +- 1.7 on 12 with unweighted deals): not better, and 5 to 20 ms a draw. Off
 TICKET_DRAWS = 4  # the other seats' hidden tickets: a few draws, reused, so that their plans stay cached (a new
 # draw for each of 64 samples did no better)
 SAFETY = 0.95  # of the budget: the search stops sampling here; a sample still running at the budget is dropped
@@ -135,7 +139,8 @@ def search(decision: Decision, belief: Belief, candidates: list[mv.Move], rng: r
     seat = own_seat(decision.view)
     started = time.perf_counter() if started is None else started
     stop, cut = started + decision.seconds * SAFETY, started + decision.seconds
-    hypotheses = [draw_tickets(decision.view, belief, rng) for _ in range(TICKET_DRAWS)]
+    keeper = opening_keep if MODEL_OPENINGS else None
+    hypotheses = [draw_tickets(decision.view, belief, rng, keeper) for _ in range(TICKET_DRAWS)]
     samples = 0
     while decision.iterations is None or samples < decision.iterations:
         if decision.iterations is None and time.perf_counter() >= stop:

@@ -8,13 +8,14 @@ import random
 
 import pytest
 
+from bots.policies import rollout
 from bots.policies.greedy import choose_move, view_situation
 from bots.policies.plan import plan_network
-from bots.policies.rollout import Plans, Positions, lite_move, position_of, situation_of
+from bots.policies.rollout import Plans, Positions, Seats, lite_move, position_of, situation_of
 from bots.policies.situation import TICKET_DRAW_TIME, plan_links, points_length, station_city, wants_tickets
 from games.engine import begin, legal_moves, step, view
 from games.engine import moves as mv
-from games.engine.state import SETUP_TICKETS, TURN, State
+from games.engine.state import KEEP_TICKETS, SETUP_TICKETS, TURN, State
 
 
 def opened(seed: int) -> State:
@@ -102,3 +103,28 @@ def test_the_greedy_bot_from_its_view_and_greedy_lite_from_the_state_see_the_sam
             compared += 1
         state, _ = step(state, seat, choose_move(view(state, seat), legal_moves(state, seat)), rng, in_place=True)
     assert compared > 50
+
+
+@pytest.mark.parametrize("map_name", ["europe", "usa"])
+def test_the_other_seats_of_a_playout_may_keep_the_tickets_the_greedy_bot_keeps(
+    map_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """C-TKT-1, E-SET-2: with OTHERS_KEEP_LIKE_GREEDY the other seats of a playout keep the tickets the greedy bot
+    would (a third one when its plan has trains to spare); the searching seat keeps the fewest, cheapest."""
+    monkeypatch.setattr(rollout, "OTHERS_KEEP_LIKE_GREEDY", True)
+    compared, more = 0, 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state, _ = begin(map_name, 3, rng)
+        while not state.finished:
+            seat = state.deciders()[0]
+            greedy = choose_move(view(state, seat), legal_moves(state, seat))
+            if state.phase in (SETUP_TICKETS, KEEP_TICKETS):
+                assert Seats().move(state, seat, rng, draws_tickets=False, other=True) == greedy
+                own = Seats().move(state, seat, rng, draws_tickets=False, other=False)
+                assert isinstance(own, mv.KeepTickets) and isinstance(greedy, mv.KeepTickets)
+                assert len(own.tickets) == min(len(state.offered[seat]), 2 if state.phase == SETUP_TICKETS else 1)
+                more += len(greedy.tickets) > len(own.tickets)
+                compared += 1
+            state, _ = step(state, seat, greedy, rng, in_place=True)
+    assert compared > 12 and more > 0
