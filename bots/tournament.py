@@ -240,7 +240,7 @@ def table(summary: dict[str, object], title: str) -> str:
         timing = f"{think['mean']:.2f} / {think['p99']:.2f} / {think['max']:.2f}"
         lines.append(
             f"{name:<10}{r['seats']:>7}{r['win_rate']:>10.3f}{ci:>18}{_number(r['mean_score']):>9}"
-            f"{_number(r['mean_ticket_points']):>9}{timing:>26}"
+            f"{_number(r['mean_ticket_points']):>9}  {timing:>24}"
         )
     return "\n".join(lines)
 
