@@ -177,7 +177,10 @@ def peer_game(root: Path) -> Game:
 
 
 def bench_peer(contenders: dict[str, Game], rounds: int, per_round: int) -> dict[str, object]:
-    """Games a second of each contender per round (process time), `per_round` games each in turn."""
+    """Games a second of each contender per round (process time), `per_round` games each in turn, after one game
+    each untimed (what a process does once: boards loaded, tables built)."""
+    for play in contenders.values():
+        play(-1)
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     for r in range(rounds):
         for name, play in contenders.items():
