@@ -256,6 +256,8 @@ class World:
     usernames: dict[str, str]  # role -> username
     finished: str  # a finished, scored game: creator seat 0, seated seat 1, resigned seat 2 (resigned)
     tournament: str  # an upcoming tournament `creator` organised and `seated` joined
+    open: str  # an open 3-seat game: creator seat 0, seated seat 1, seat 2 free
+    active: str  # a started 3-seat game: creator seat 0, seated seat 1, resigned seat 2 (resigned)
 
 
 @pytest.fixture(scope="module")
@@ -278,11 +280,15 @@ def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
             finish_by_services(game, random.Random(11))  # and scored
             tournament = create_tournament(clients["creator"])["id"]
             assert clients["seated"].post(f"/api/tournaments/{tournament}/join", {}, format="json").status_code == 200
+            active = _three_seats(clients, "europe", start=True)
+            assert clients["resigned"].post(url(active, "resign"), format="json").status_code == 200
             yield World(
                 tokens={role: c.token for role, c in clients.items()},  # type: ignore[attr-defined]
                 usernames={role: c.username for role, c in clients.items()},  # type: ignore[attr-defined]
                 finished=game,
                 tournament=tournament,
+                open=_three_seats(clients, "europe", start=False),
+                active=active,
             )
             transaction.set_rollback(True)
     finally:
@@ -312,15 +318,9 @@ def client_as(world: World, role: str) -> APIClient:
 
 
 def game_for(world: World, kind: str) -> str | None:
-    clients = {role: client_as(world, role) for role in SEAT_OF}
-    if kind == OPEN:
-        return _three_seats(clients, "europe", start=False)
-    if kind == ACTIVE:
-        game = _three_seats(clients, "europe", start=True)
-        response = clients["resigned"].post(url(game, "resign"), format="json")
-        assert response.status_code == 200, response.content
-        return game
-    return world.finished if kind == FINISHED else None
+    """The module's game of that kind: whatever a test does to it is rolled back after the test (each runs in a
+    savepoint of the module's transaction, and the server tests' setup forgets the cached states)."""
+    return {OPEN: world.open, ACTIVE: world.active, FINISHED: world.finished}.get(kind)
 
 
 # ---------------------------------------------------------------------------------------------------------
