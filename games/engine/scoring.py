@@ -158,9 +158,17 @@ def score_tickets(
             r: (piece.get(board.routes[r].a, board.routes[r].a), piece.get(board.routes[r].b, board.routes[r].b))
             for o in options for r in o if r is not None
         }
-        still_open = [(t.points, a, b) for t, (a, b) in zip(wanted, ends, strict=True) if a != b]
+        # A ticket only joins when both its ends' pieces are among those the candidates join: the others can
+        # change no choice's score, and leave it out.
+        touched = {end for pair in joins.values() for end in pair}
+        still_open = [
+            (t.points, a, b)
+            for t, (a, b) in zip(wanted, ends, strict=True)
+            if a != b and a in touched and b in touched
+        ]
         best = (0, 0)
-        for candidate in product(*options):
+        most = (sum(p for p, _, _ in still_open), len(still_open))  # no choice scores more: the first to score so ends it
+        for candidate in product(*options) if still_open else ():
             lifted = components(joins[r] for r in candidate if r is not None)
             points = completed = 0
             for ticket_points, a, b in still_open:
@@ -170,6 +178,8 @@ def score_tickets(
                     completed += 1
             if (points, completed) > best:
                 best, choice = (points, completed), candidate
+                if best == most:
+                    break
         if best[1]:
             lifted = components(joins[r] for r in choice if r is not None)
             done = [joined(lifted, a, b) for a, b in ends]
