@@ -5,10 +5,10 @@ links to their tournament and the people's notifications.
 
 Two sizes (`SIZES`). `make test` plays the small one: a Swiss of 14, two of the same 17 at four (bots fill: four
 tables of four and one person with three bots; smaller tables: two of four and three of three), an arena of 10.
-Each is above the 12 people up to which T-PAIR-3's search is exhaustive, so the workers pair the later rounds with
-the greedy seating and its repair pass as a big tournament is; and each still has every shape of table the full
-size has. `make drills` (TTR_TEST_SCALE=full) plays the full one: a Swiss of 64, two of the same 37 at four, an
-arena of 30 (the figures in docs/PERFORMANCE.md's tournaments section come from it).
+The Swisses are above the 12 people up to which T-PAIR-3's search is exhaustive, so the workers pair their second
+rounds with the greedy seating and its repair pass as a big tournament's are; and each tournament still has every
+shape of table the full size has. `make drills` (TTR_TEST_SCALE=full) plays the full one: a Swiss of 64, two of
+the same 37 at four, an arena of 30 (the figures in docs/PERFORMANCE.md's tournaments section come from it).
 
 The players are people: registered accounts that join over HTTP. As each of their tables starts, they resign it
 (POST /api/games/{id}/resign), so the tournament's fallback bot (greedy) plays their seat: that is how bots play a
