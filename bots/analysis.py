@@ -10,10 +10,12 @@ then the game to its end, every seat playing greedy-lite (rollout.py): the rewar
 best other seat, every candidate in the same sampled games with the same playout seed (common random numbers).
 
 The judgement has two stages on independent samples:
-1. Choosing the comparator. Every candidate is played in the same SCREEN sampled games; while a mark is possible
-   (some candidate may lead the move played by MARK_FLOOR points), the candidates still in contention (within
-   DROP_Z standard errors of the best) get more, up to `Budget.contend`. The comparator is the candidate with the
-   best mean, any of them, the ones left behind after screening too: none is dropped before it was compared.
+1. Choosing the comparator. Every candidate is played in the same BATCH sampled games, then BATCH more at a time
+   while it may still lead the move played by a mark (by MARK_FLOOR points, within POSSIBLE_Z standard errors) and
+   trails the best by less than DROP_Z standard errors, up to `Budget.contend` games. The comparator is the candidate
+   whose mean paired lead over the move played is the best, any of them: one no longer sampled keeps the lead it
+   had, so a candidate left behind early, while another looked better, can still be it (racing the candidates, as
+   the strong bot does, judged a move "best" once its better rival had been dropped).
 2. Measuring the loss. The comparator and the move played are played again in fresh sampled games, drawn from a
    generator independent of the first stage's, and the loss is their mean paired difference there: an unbiased
    estimate of what the move played gives up against the comparator (it may be negative), with its standard
@@ -43,7 +45,7 @@ from games.engine.played import Played, played_moves
 from games.engine.scoring import final_score
 from games.engine.state import State
 
-from .policies.belief import Belief, determinize, draw_tickets, track
+from .policies.belief import Belief, determinize, track
 from .policies.decision import Decision
 from .policies.greedy import choose_move
 from .policies.reasons import explain
@@ -55,16 +57,16 @@ VERSION = "strong-search 2"  # the analysing search and its playouts (say so whe
 SIGNIFICANCE = 2.0  # a mark needs the loss at least this many standard errors from zero (and the interval shown)
 MARKS = ((15.0, "blunder"), (8.0, "mistake"), (4.0, "inaccuracy"))  # a loss over this many points: that mark
 MARK_FLOOR = MARKS[-1][0]
+CONTEND_SHARE = 6  # stage 1 plays at most a sixth of `Budget.samples` (SCREEN at the default): whole-game
+# playouts of a setup's 8 ticket choices are most of an analysis's time
 BATCH = 4  # stage 1 samples every candidate still in contention this many games at a time
 SCREEN = 8  # and stops on a single contender only after this many
 DROP_Z = 2.0  # a candidate this many standard errors behind the best is sampled no more in stage 1
-POSSIBLE_Z = 1.5  # a mark is possible while a candidate's lead plus this many standard errors reaches MARK_FLOOR
+POSSIBLE_Z = 1.0  # a mark is possible while a candidate's lead plus this many standard errors reaches MARK_FLOOR
 FRESH_MIN = 4  # fresh sampled games for the loss where no mark is possible (an unbiased, rough figure)
 FRESH_MARK = 8  # and at least this many where one is
 FRESH_Z = 3.0  # where a mark is possible: enough fresh games for a standard error of a FRESH_Z-th of the lead found
 # (or of MARK_FLOOR, when the lead is less)
-TICKET_DRAWS = 0  # hidden tickets drawn per stage and reused in turn; 0: a new draw each sampled game (independent
-# samples, so that the standard errors hold; no slower)
 ILLEGAL = -1000.0  # the reward of a move a sampled game does not allow (cannot happen when the sample is consistent)
 
 Sampler = Callable[[Sequence[mv.Move], int], list[list[float]]]  # (moves, n) -> n new sampled games' rewards, by move
@@ -73,7 +75,7 @@ Sampler = Callable[[Sequence[mv.Move], int], list[list[float]]]  # (moves, n) ->
 @dataclass(frozen=True, slots=True)
 class Budget:
     """Sampled games a decision: at most `samples` fresh ones for the loss where candidates are compared (and
-    `contend` at most, a third of it, to choose the comparator), `single` where the move played is the
+    `contend` at most, a sixth of it, to choose the comparator), `single` where the move played is the
     only candidate (its lead alone, for the evaluation graph)."""
 
     samples: int = 48
@@ -81,7 +83,7 @@ class Budget:
 
     @property
     def contend(self) -> int:
-        return max(SCREEN, self.samples // 3)
+        return max(SCREEN, self.samples // CONTEND_SHARE)
 
     def as_dict(self) -> dict[str, int]:
         return {"samples": self.samples, "single": self.single}
@@ -230,14 +232,12 @@ def sampler(decision: Decision, belief: Belief, rng: random.Random) -> Sampler:
     move asked about played in it with the same playout seed, then played out; the seat's final lead."""
     seen, seat = decision.view, decision.view.your_seat
     assert seat is not None
-    hypotheses = [draw_tickets(seen, belief, rng) for _ in range(TICKET_DRAWS)]
-    drawn = [0]
 
     def sample(moves: Sequence[mv.Move], n: int) -> list[list[float]]:
         games = []
         for _ in range(n):
-            world = determinize(seen, belief, rng, hypotheses[drawn[0] % len(hypotheses)] if hypotheses else None)
-            drawn[0] += 1
+            world = determinize(seen, belief, rng)  # the other seats' tickets drawn again each game (the strong
+            # bot reuses a few draws, to keep their plans cached: the samples would not be independent)
             seed = rng.getrandbits(64)
             games.append([_playout(world.copy(), seat, move, random.Random(seed)) for move in moves])
         return games
