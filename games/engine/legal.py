@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import assert_never
 
@@ -126,7 +126,7 @@ def _chosen_claim(hand: Cards, routes: tuple[Route, ...], claimable: int, index:
             if most >= least:
                 n += most - least + 1
         if index < n:
-            return mv.ClaimRoute(route.id, route_mixes(hand, route)[index])
+            return _claim_route(route.id, route_mixes(hand, route)[index])
         index -= n
         claimable ^= low
     raise AssertionError("fewer claims than counted")
@@ -194,6 +194,8 @@ _FROM_DECK = mv.DrawCard("deck")
 _FROM_MARKET = tuple(mv.DrawCard("market", i) for i in range(5))
 _DRAW_TICKETS = mv.DrawTickets()
 _DECLINE_TUNNEL = mv.DeclineTunnel()
+# Claims drawn recur across the games a process plays (a route and its payment): made once while remembered.
+_claim_route = lru_cache(maxsize=4096, typed=True)(mv.ClaimRoute)
 
 
 def _station_counts(s: State, seat: int) -> tuple[int, int, int]:
