@@ -8,6 +8,7 @@ the marks of games/store/shape_marks.py. An analysis's decisions and evaluation 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,20 +57,24 @@ class JudgedDecision:
     )]
     stderr: Annotated[float, Schema("the standard error of that loss (paired samples)", minimum=0)]
     loss_low: Annotated[float, Schema("the loss's interval, two standard errors either side (about 95 %): its low "
-                                      "end")]
-    loss_high: Annotated[float, Schema("and its high end")]
+                                      "end")] = math.nan  # (NaN: made from `loss` and `stderr`)
+    loss_high: Annotated[float, Schema("and its high end")] = math.nan
     mark: Annotated[str | None, Schema(enum=MARKS)]
     reason: Annotated[str, Schema("why the best move, in the bot's words")]
     samples: Annotated[int, Schema("sampled games the move played was judged on", minimum=0)]
 
+    def __post_init__(self) -> None:
+        """The interval, when not given (a decision stored before it was kept): two standard errors either side."""
+        if math.isnan(self.loss_low):
+            object.__setattr__(self, "loss_low", round(self.loss - 2 * self.stderr, 2))
+        if math.isnan(self.loss_high):
+            object.__setattr__(self, "loss_high", round(self.loss + 2 * self.stderr, 2))
+
     @classmethod
     def of_stored(cls, data: Mapping[str, Any], *, event: int | None = None) -> JudgedDecision:
-        """A stored decision; `event` for one stored before its row kept its move's event, the interval for one
-        stored before it kept its interval."""
-        loss, stderr = data["loss"], data["stderr"]
+        """A stored decision; `event` for one stored before its row kept its move's event."""
         return cls(**{
-            "event": event, "loss_low": round(loss - 2 * stderr, 2), "loss_high": round(loss + 2 * stderr, 2), **data,
-            "played": move_from_dict(data["played"]), "best": move_from_dict(data["best"]),
+            "event": event, **data, "played": move_from_dict(data["played"]), "best": move_from_dict(data["best"]),
         })
 
 
