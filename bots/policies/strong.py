@@ -44,7 +44,8 @@ from .reasons import explain
 from .rollout import opening_keep, play_out
 
 LEAD_Z = 1.0  # standard errors of the paired differences a candidate must lead the greedy move by (1.5 and 2.5
-# kept the greedy choice too often: whole playouts are precise enough to trust a one-sigma lead)
+# kept the greedy choice too often: whole playouts are precise enough to trust a one-sigma lead; 0.5, at 48
+# samples a decision: USA 2-player +3.2 +- 2.1 points a game, Europe 2-player +0.4 +- 2.1, not clear: 1.0 kept)
 MIN_SAMPLES = 4  # and never on fewer sampled games than this
 TICKET_CHOICES = 8  # ticket choices searched, the greedy bot's values ranking them: Europe's opening offers 11
 # (keep 2, 3 or 4 of 4), too many for enough whole-game samples of each in 1.5 s; 8 beat 5 by about 2 points
