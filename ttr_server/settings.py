@@ -301,7 +301,7 @@ TTR_STRONG_QUEUE = os.environ.get("TTR_STRONG_QUEUE", f"{CELERY_TASK_DEFAULT_QUE
 # when no analysis waits, queues the newest ranked game not analysed yet (TTR_ANALYSIS_RANKED=0 turns that off).
 TTR_ANALYSIS_QUEUE = os.environ.get("TTR_ANALYSIS_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-analysis")
 TTR_ANALYSIS_SAMPLES = int(os.environ.get("TTR_ANALYSIS_SAMPLES", "48"))
-TTR_ANALYSIS_SINGLE = int(os.environ.get("TTR_ANALYSIS_SINGLE", "8"))
+TTR_ANALYSIS_SINGLE = int(os.environ.get("TTR_ANALYSIS_SINGLE", "2"))  # bots/analysis.py Budget's
 TTR_ANALYSIS_STALE_SECONDS = float(os.environ.get("TTR_ANALYSIS_STALE_SECONDS", "600"))
 TTR_ANALYSIS_SWEEP_SECONDS = float(os.environ.get("TTR_ANALYSIS_SWEEP_SECONDS", "30"))
 TTR_ANALYSIS_RANKED = _flag("TTR_ANALYSIS_RANKED", default=True)
