@@ -43,6 +43,7 @@ ERROR_STATUSES = {
     414: "the URL is too long (`url_too_long`)",
     415: "the body is not JSON (`unsupported_media_type`)",
     429: "too many attempts (`throttled`)",
+    503: "a service is down or reconnecting, or no search worker answered in time (`unavailable`, naming the `service`)",
 }
 
 

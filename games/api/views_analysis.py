@@ -59,7 +59,7 @@ class HintView(ApiView):
 
     @extend_schema(
         request=None,
-        responses={200: Hint, **error_responses(401, 403, 404, 409)},
+        responses={200: Hint, **error_responses(401, 403, 404, 409, 503)},
         description="The strong bot's move for your decision now, and why (a short search from your own "
         "information). Only in an unranked game where every other seat is a bot (403 `no_hints`); recorded in the "
         "game (`hint_used`, once per decision) and counted in its summary.",
