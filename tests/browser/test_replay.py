@@ -60,7 +60,12 @@ def test_the_replay_opens_on_the_board_and_steps_by_turn_by_event_and_to_my_move
     board = phone.locator("svg.board")
     expect(board.locator(".route").first).to_be_attached()
     expect(phone.locator(".game.replay")).to_have_attribute("data-at", str(last))
-    phone.wait_for_timeout(300)  # (the board fitted to the screen on the next frame)
+    # The board is fitted to the screen on a later frame (later still on a busy machine): wait for it, not a while.
+    phone.wait_for_function(
+        "() => { const b = document.querySelector('svg.board'); if (!b) return false;"
+        " const r = b.getBoundingClientRect();"
+        " return r.height > 150 && Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) >= 0.9 * r.height; }"
+    )
     box = board.bounding_box()
     assert box is not None and box["height"] > 150, box
     seen = min(box["y"] + box["height"], 844) - max(box["y"], 0)
