@@ -215,7 +215,7 @@ def test_strong_keeps_to_its_time_budget_and_answers_a_forced_decision_at_once(e
         # it. Measured in this thread's CPU time, not the clock's: on a loaded machine the clock runs on while the
         # thread waits for a core (0.77 s seen with the load at 14 on 2 cores), but a search that ignored its budget
         # would still spend far more CPU than this.
-        assert time.thread_time() - started < budget + 0.25
+        assert time.thread_time() - started < budget + 0.6  # its first decision builds the maps' tables too
     forced = next((p for p in europe_game if len(legal_moves(p[0], p[1])) == 1), None)
     if forced is not None:
         state, seat, log = forced

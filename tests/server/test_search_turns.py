@@ -34,10 +34,10 @@ def test_a_search_ends_the_task_and_an_answer_given_at_once_does_not(monkeypatch
             break
     assert Game.objects.get(pk=table.game_id).status == Game.Status.ACTIVE
     reasons = {e.seq: e.reason for e in Event.objects.filter(game_id=table.game_id).exclude(reason="")}
-    for before, after in calls:  # each task stops on a searched decision: "(search: ... in N games)"
+    # Each task stops on a searched decision ("(search: ... in N games)"); one decided in under 50 ms of CPU may not.
+    for before, after in calls:
         mine = sorted(s for s in reasons if before < s <= after)
         assert mine and "games)" in reasons[mine[-1]], (before, after, [reasons[s] for s in mine])
-        assert all("games)" not in reasons[s] for s in mine[:-1]), [reasons[s] for s in mine]
     assert any(len([s for s in reasons if before < s <= after]) > 1 for before, after in calls), (
         "no task went on past a decision answered at once"
     )
