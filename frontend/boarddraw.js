@@ -30,7 +30,7 @@ function drawRoute(route, cities, offset) {
       s("rect.shine", { ...box, fill: "url(#piece-shine)" }),
       i < route.ferry_locomotives ? s("g.loco", {},
         s("circle", { r: 5.2, fill: "#fff", stroke: "#222", "stroke-width": 1 }),
-        s("text", { y: 3, "text-anchor": "middle", text: "L" })) : null,
+        s("path", { d: "M-1.7 -2.9V2.5H2.3" })) : null, // an L drawn, not written: a claimable route's name holds no text of its own
       s("path.owner-mark", { d: "" }));
   }));
 }

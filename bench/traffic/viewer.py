@@ -17,6 +17,13 @@ from bench.traffic.client import Answer, connect_socket, game_socket_url
 from bench.traffic.seating import Seating
 
 
+def unavailable(message: dict[str, Any]) -> bool:
+    """docs/API.md: a socket opened while the database or Redis is down is told `unavailable` (HTTP's 503), then
+    closed with 1013; the viewer records it as a 503 and connects again later."""
+    error = message.get("error")
+    return message.get("type") == "error" and isinstance(error, dict) and error.get("code") == "unavailable"
+
+
 class Viewer(Actor):
     """Someone at a game (a person with a seat, or a spectator), with an optional socket to the game."""
 
@@ -79,6 +86,9 @@ class Viewer(Actor):
             except (ConnectionClosed, TimeoutError) as error:
                 self.dropped(error)
                 continue
+            if hello is not None and unavailable(hello):  # the contract's answer while Redis or the database is down
+                self.close_socket()
+                continue
             if hello is None or hello.get("type") != "hello":
                 self.recorder.anomaly(self.game, "socket", f"{self.username}: first message {str(hello)[:300]}")
                 self.close_socket()
@@ -129,7 +139,7 @@ class Viewer(Actor):
                 self.table.saw_end()
             self.events(message["events"])
         elif kind == "error":
-            status = int(message.get("status") or 0)
+            status = 503 if unavailable(message) else int(message.get("status") or 0)
             if status >= 500:
                 self.recorder.status(status, "WS", self.ws_url, json.dumps(message))
             else:
