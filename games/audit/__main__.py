@@ -49,6 +49,12 @@ def printed(verified: Verified, *, quiet: bool) -> None:
             found = report.by_month.get(month.month, 0)
             verdict = "all holds" if not found else f"{found} problem{'s' * (found != 1)}"
             print(f"{month.month}: {month.games:,} games, {month.events:,} events, manifest key {month.key_id}: {verdict}")
+    if not quiet or verified.ratings_across_gaps:
+        gaps = verified.ratings_across_gaps
+        print(
+            f"ratings: {verified.ratings_linked:,} changes chained to the account's previous one"
+            + (f"; {gaps:,} of them taken as given, a change not in the dumps (a private game's) between" if gaps else "")
+        )
     rate = report.games / verified.seconds if verified.seconds else 0.0
     jobs = f"{verified.jobs} job{'s' * (verified.jobs != 1)}"
     verdict = "all holds" if not report.count else f"{report.count:,} problem{'s' * (report.count != 1)}"

@@ -49,6 +49,8 @@ class Verified:
     months: list[Month] = field(default_factory=list)
     seconds: float = 0.0
     jobs: int = 1
+    ratings_linked: int = 0  # rating changes chained to the account's previous one
+    ratings_across_gaps: int = 0  # of them, those taken as given: a change not in the dumps may lie between
 
 
 def keys_for(dump: Dump, keys: Path | None, read: dict[Path, KeyRing]) -> KeyRing:
@@ -85,6 +87,7 @@ def verify_dumps(
             _verify_month(dump, ring, from_month, checker, chain, verified.report, month, shown)
     for problem in chain.finish():
         verified.report.add(problem)
+    verified.ratings_linked, verified.ratings_across_gaps = chain.linked, chain.across_gaps
     shown.finish(verified.report.games)
     verified.seconds = time.perf_counter() - started
     return verified

@@ -28,6 +28,8 @@ from openskill.models import PlackettLuce
 from bench.verify_dump import Site, canonical, write_month
 from games.audit import ed25519
 from games.audit.__main__ import main
+from games.audit.game_line import RatingStep
+from games.audit.rating_chain import RatingChain
 from games.audit.ratings import RATING_MU, RATING_SIGMA, Entry, plackett_luce, rated
 from tests.engine.test_simulate import run_bare
 
@@ -164,6 +166,27 @@ def test_the_site_defaults_and_its_own_rated_agree() -> None:
         ours = rated(accounts, [Entry(s, u, p) for s, (u, p) in enumerate(zip(holders, places, strict=True))])
         theirs = site.rated(accounts, [site.Entry(s, u, p) for s, (u, p) in enumerate(zip(holders, places, strict=True))])
         assert ours == theirs  # to the last bit
+
+
+def change(order: int, before: float, after: float) -> RatingStep:
+    return RatingStep(order, 1, "europe", before, 2.0, after, 2.0)
+
+
+def test_the_rating_chain_links_changes_in_rating_order_within_its_window_and_says_when_one_comes_too_late() -> None:
+    chain = RatingChain(window=3)
+    found = chain.add("m", "b", [change(2, 11.0, 12.0)]) + chain.add("m", "a", [change(1, 10.0, 11.0)])
+    found += chain.add("m", "c", [change(3, 12.0, 13.0)]) + chain.finish()
+    assert found == [] and chain.linked == 2  # a finished before b, but b was rated first: linked in rating order
+    chain = RatingChain(window=3)
+    found = chain.add("m", "a", [change(1, 10.0, 11.0)]) + chain.add("m", "b", [change(2, 10.5, 12.0)]) + chain.finish()
+    assert [str(p) for p in found] == [
+        "m game b: ratings: account 1's (mu, sigma) before on europe is (10.5, 2.0), its after in its previous game a "
+        "(m, order 1) is (11.0, 2.0)"
+    ]
+    chain = RatingChain(window=1)
+    found = chain.add("m", "b", [change(2, 11.0, 12.0)]) + chain.add("m", "c", [change(3, 12.0, 13.0)])
+    found += chain.add("m", "a", [change(1, 10.0, 11.0)]) + chain.finish()
+    assert len(found) == 1 and "comes more than 1 changes after its later change (order 2, game b)" in str(found[0])
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -409,6 +432,18 @@ def test_a_rating_after_changed_also_breaks_the_accounts_chain_in_the_next_game(
     assert code == 1, out
     assert f"game {game_id(line)}: ratings: account {change['user']}'s (mu, sigma) after" in out
     assert f"game {game_id(following)}: ratings: account {change['user']}'s (mu, sigma) before on europe" in out
+
+
+def test_a_ranked_game_left_out_of_the_dumps_lets_its_accounts_next_befores_be_taken_as_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, site_games: tuple[Site, Lines, dict[str, Any]]
+) -> None:
+    """As a ranked private game is (docs/AUDIT.md): its rating changes' orders are missing from the dumps."""
+    lines = copy.deepcopy(site_games[1])
+    left_out = lines[OCTOBER].pop(1)
+    assert left_out["ratings"]
+    code, out = verify(capsys, written(tmp_path / "dumps", site_games[0], lines))
+    assert code == 0, out
+    assert "of them taken as given, a change not in the dumps (a private game's) between" in out
 
 
 def test_files_that_cannot_be_read_exit_2(capsys: pytest.CaptureFixture[str], dumps: Path, tmp_path: Path) -> None:
