@@ -338,6 +338,10 @@ TTR_PUBLIC_URL = os.environ.get("TTR_PUBLIC_URL", "http://localhost:8000")
 TTR_TOURNAMENT_SECONDS = float(os.environ.get("TTR_TOURNAMENT_SECONDS", "5"))  # starts, daily rounds, arenas' pools
 TTR_MAIL_SECONDS = float(os.environ.get("TTR_MAIL_SECONDS", "60"))
 TTR_MAIL_GAP_SECONDS = float(os.environ.get("TTR_MAIL_GAP_SECONDS", "3600"))
+# The monthly dumps of every finished game (games/api/dumps.py, docs/AUDIT.md): where they are written and served
+# from (the worker that runs beat's task and the web processes share it), and how often beat looks for a month due.
+TTR_DUMP_DIR = Path(os.environ.get("TTR_DUMP_DIR") or VAR_DIR / "dumps")
+TTR_DUMP_SECONDS = float(os.environ.get("TTR_DUMP_SECONDS", "3600"))
 # Beat's tasks by their names, which are their functions' module paths (Celery's default: no task is given a name);
 # tests/server/test_workers.py checks that each is a task the worker knows.
 CELERY_BEAT_SCHEDULE = {
@@ -346,6 +350,7 @@ CELERY_BEAT_SCHEDULE = {
     "mail": {"task": "games.tasks.mail_notifications", "schedule": TTR_MAIL_SECONDS},
     "analyses": {"task": "bots.tasks.analysis_sweep", "schedule": TTR_ANALYSIS_SWEEP_SECONDS},
     "tournaments": {"task": "games.tournaments.services.tournaments_tick", "schedule": TTR_TOURNAMENT_SECONDS},
+    "dumps": {"task": "games.tasks.dump_games", "schedule": TTR_DUMP_SECONDS},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 
@@ -384,6 +389,9 @@ if TTR_HTTPS:
 
 # Auth endpoints' throttle rate (overrides DEFAULT_THROTTLE_RATES["auth"] when set).
 AUTH_THROTTLE_RATE = os.environ.get("AUTH_THROTTLE_RATE") or None
+# Streams of finished games (GET /api/games/export) a person, or an address for nobody signed in, may start, in each
+# web process (games/api/views_export.py).
+TTR_EXPORT_RATE = os.environ.get("TTR_EXPORT_RATE") or "5/min"
 
 # Limits where a person can be abused (issue #30, findings 4 and 6), counted in the database (games/people/rate_limits.py)
 # so every web process shares them. Wrong passwords, on every password form (the API's token and login, the admin's
