@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from games.api.views_export import DumpFileView
 from games.people import password_guard
 from ttr_server import pages
 
@@ -17,6 +18,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("games.api.urls")),
+    path("dumps/<str:name>", DumpFileView.as_view()),  # the monthly dumps' files (docs/AUDIT.md)
     # The web client: one HTML shell for every page address; its modules draw the page the address names.
     path("", pages.shell, name="lobby"),
     path("signin", pages.shell, name="signin"),

@@ -7,6 +7,7 @@ from games.api import (
     views_auth,
     views_by_day,
     views_chat,
+    views_export,
     views_ratings,
     views_tournaments,
 )
@@ -17,6 +18,7 @@ urlpatterns = [
     path("auth/login", views_auth.LoginView.as_view()),
     path("auth/logout", views_auth.LogoutView.as_view()),
     path("games", views.GamesView.as_view()),
+    path("games/export", views_export.ExportView.as_view()),
     path("games/<uuid:game_id>", views.GameView.as_view()),
     path("games/<uuid:game_id>/join", views.JoinView.as_view()),
     path("games/<uuid:game_id>/bots", views.BotsView.as_view()),
@@ -31,6 +33,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/verify", views.VerifyView.as_view()),
     path("games/<uuid:game_id>/checkpoint", views.CheckpointView.as_view()),
     path("keys", views.KeysView.as_view()),
+    path("dumps", views_export.DumpsView.as_view()),
     path("games/<uuid:game_id>/score", views.ScoreView.as_view()),
     path("games/<uuid:game_id>/analysis", views_analysis.AnalysisView.as_view()),
     path("games/<uuid:game_id>/hint", views_analysis.HintView.as_view()),
