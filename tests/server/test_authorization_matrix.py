@@ -150,6 +150,11 @@ MATRIX: dict[tuple[str, str, str], tuple[Expect, ...]] = {
         (ANON,          NO_HINTS,      NO_HINTS,        NO_HINTS,        NO_HINTS,          NO_HINTS),
     ("GET", "/api/keys", NONE):
         (200,           200,           200,             200,             200,               200),
+    # Audit at scale: the stream of finished games and the monthly dumps are public (docs/AUDIT.md).
+    ("GET", "/api/games/export", NONE):
+        (200,           200,           200,             200,             200,               200),
+    ("GET", "/api/dumps", NONE):
+        (200,           200,           200,             200,             200,               200),
     ("POST", G + "/invite", OPEN):
         (ANON,          NOT_CREATOR,   NOT_CREATOR,     201,             NOT_CREATOR,       NOT_CREATOR),
     ("POST", G + "/rematch", FINISHED):
@@ -452,6 +457,8 @@ def test_authorization(world: World, method: str, path: str, game: str, role: st
         assert response.status_code == expected, (response.status_code, response.content[:300])
         if path.endswith("/audit"):
             assert response["Content-Type"].startswith("application/jsonl")
+        elif path == "/api/games/export":
+            assert response["Content-Type"] == "application/x-ndjson"
         elif expected == 204:
             assert response.content == b""
         else:

@@ -121,7 +121,8 @@ def test_every_operation_that_takes_no_body_refuses_one() -> None:
 
     ada = register("ada")
     paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
-    ids = {"game_id": str(uuid.uuid4()), "tournament_id": str(uuid.uuid4()), "username": "nobody", "message_id": "1"}
+    ids = {"game_id": str(uuid.uuid4()), "tournament_id": str(uuid.uuid4()), "username": "nobody", "message_id": "1",
+           "name": "keys.json"}
     asked = 0
     for path, operations in paths.items():
         for method, operation in operations.items():
