@@ -16,7 +16,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
@@ -34,8 +34,11 @@ from games.trust.models import Checkpoint
 
 FORMAT = "ttr-game/1"
 PAGE_SIZE = 200  # games a page
-EVENTS_PER_QUERY = 20_000  # a page's logs are read in queries of about this many events
+EVENTS_PER_QUERY = 5_000  # a page's logs are read in queries of about this many events
 _SEED_EVENTS = (SeedsCommitted.type, SeedsRevealed.type)
+# An event row's fields that `event_log.audit_line` reads: a page's tens of thousands of rows are read as named
+# tuples of these, which costs half what building a model for each does.
+_ROW_FIELDS = ("game_id", "seq", "type", "created_at", "seat", "data", "commitment", "salt", "prev_hash", "hash", "reason")
 
 Line = dict[str, Any]
 
@@ -93,8 +96,9 @@ def _page_lines(page: list[Game]) -> Iterator[Line]:
         ratings[change.game_id].append(_rating(change))
     for games in _by_events(page):
         rows: dict[UUID, list[Event]] = defaultdict(list)
-        for row in Event.objects.filter(game_id__in=[game.pk for game in games]).order_by("game", "seq"):
-            rows[row.game_id].append(row)
+        found = Event.objects.filter(game_id__in=[game.pk for game in games]).order_by("game", "seq")
+        for row in found.values_list(*_ROW_FIELDS, named=True):
+            rows[row.game_id].append(cast(Event, row))  # (the fields an audit line reads, without a model each)
         for game in games:
             yield _line(game, rows[game.pk], checkpoints.get(game.pk), ratings[game.pk])
 

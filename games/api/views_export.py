@@ -11,6 +11,7 @@ iterator is served as it is.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -189,10 +190,13 @@ def _next_chunk(chunks: Iterator[bytes]) -> bytes | None:
 
 
 def _closed(chunks: Iterator[bytes]) -> None:
+    """The stream ended, or its client left: its generator closed (unless a thread still runs it, cancelled under
+    it: it ends with that thread), and this thread's connection given back."""
     try:
         close = getattr(chunks, "close", None)
         if close is not None:
-            close()
+            with suppress(ValueError):  # "generator already executing"
+                close()
     finally:
         close_old_connections()
 
