@@ -43,7 +43,8 @@ export function createBoard(map) {
     // route not offered calls onRefused(routeId) when given (optional), so the page can say why. A tap acts on the
     // nearest offered route or city, or asks which when two lie about as near (boardtap.js).
     setActive(routeIds, onRoute, cityIds, onCity, onRefused) {
-      closeChooser(svg);
+      // An open "Which route?" stays through a state that still offers all it names (a clock's tick, a presence).
+      closeChooser(svg, (id) => routeIds.has(id) || cityIds.has(id));
       setActive(svg, plan, routeIds, onRoute, cityIds, onCity, onRefused);
     },
     // The route chosen for a move, marked with its halo (null: none).

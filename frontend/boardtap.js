@@ -77,8 +77,8 @@ export function listenTaps(svg, plan, view) {
 }
 
 // The chooser: "Which route?" (or "Which one?" when a city is among them), a button naming each, and Cancel. It
-// opens by the tap, inside the board's frame; the first choice has the focus; Escape, Cancel or a new state (the
-// moves offered changed: closeChooser) close it, giving the focus back.
+// opens by the tap, inside the board's frame; the first choice has the focus; Escape, Cancel or a new state that no
+// longer offers one of its choices (closeChooser) close it, giving the focus back.
 export function choose(svg, els, event) {
   closeChooser(svg);
   const wrap = svg.parentElement;
@@ -102,6 +102,10 @@ export function choose(svg, els, event) {
   box.querySelector("button").focus({ preventScroll: true });
 }
 
-export function closeChooser(svg) {
-  svg.parentElement?.querySelector(":scope > .board-chooser")?.remove();
+// `stillOffered(id)`, when given, keeps the chooser open while it holds for every route or city the chooser names.
+export function closeChooser(svg, stillOffered) {
+  const box = svg.parentElement?.querySelector(":scope > .board-chooser");
+  if (!box) return;
+  if (stillOffered && [...box.querySelectorAll("[data-choice]")].every((b) => stillOffered(b.dataset.choice))) return;
+  box.remove();
 }
