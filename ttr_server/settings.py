@@ -350,7 +350,8 @@ CELERY_BEAT_SCHEDULE = {
     "mail": {"task": "games.tasks.mail_notifications", "schedule": TTR_MAIL_SECONDS},
     "analyses": {"task": "bots.tasks.analysis_sweep", "schedule": TTR_ANALYSIS_SWEEP_SECONDS},
     "tournaments": {"task": "games.tournaments.services.tournaments_tick", "schedule": TTR_TOURNAMENT_SECONDS},
-    "dumps": {"task": "games.tasks.dump_games", "schedule": TTR_DUMP_SECONDS},
+    # A month's dump replays nothing but reads and writes every game of it: on the analysis queue, off the bots' cores.
+    "dumps": {"task": "games.tasks.dump_games", "schedule": TTR_DUMP_SECONDS, "options": {"queue": TTR_ANALYSIS_QUEUE}},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 

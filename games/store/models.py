@@ -72,6 +72,12 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [  # the stream and the dumps read finished public games in this order (games/api/game_lines.py)
+            models.Index(
+                fields=["finished_at", "id"], name="game_finished_public",
+                condition=models.Q(status="finished", private=False),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.map} game {self.id} ({self.status})"
