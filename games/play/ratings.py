@@ -29,22 +29,12 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from games.audit.ratings import Entry, Prior  # one seat of a rated game; (mu, sigma)
 from games.play.models import RATING_MU, RATING_SIGMA, Rating, RatingChange
 from games.store.models import BotAccount, Game, Seat
 
 MODEL = PlackettLuce(mu=RATING_MU, sigma=RATING_SIGMA)
 PROVISIONAL_GAMES = 5  # rated games on a map before a player's rating stops being provisional
-
-Prior = tuple[float, float]  # (mu, sigma)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One seat of a rated game: whose account it rates, and its place."""
-
-    seat: int
-    user_id: int
-    place: int
 
 
 def shown(mu: float, sigma: float) -> float:

@@ -15,77 +15,24 @@ Exit 0: all of it holds; 1: something does not (each on a line of its own: the s
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-from games.engine import Event
+from games.audit import log_checks
+from games.audit.keys import key_ring
+from games.audit.log_checks import chain_problems, fairness_problems, rules_problems
 from games.engine.codec import event_from_dict  # pure Python, like the engine
-from games.engine.fairness import log_checked, revealed_seeds
-from games.engine.hash_chain import GENESIS_HASH, checkpoint_message, checkpoint_named, commitment_problem, line_hash, moment
-from games.engine.replayed import log_replayed
+from games.engine.hash_chain import checkpoint_named, commitment_problem
 
-
-def chain_problems(lines: Sequence[dict[str, Any]]) -> list[str]:
-    problems, prev = [], GENESIS_HASH
-    for expected, line in enumerate(lines, start=1):
-        if line.get("seq") != expected:
-            problems.append(f"line {expected}: seq {line.get('seq')}, expected {expected}")
-        if line.get("prev_hash") != prev:
-            problems.append(f"line {expected}: prev_hash is not the previous line's hash")
-        if line_hash(line) != line.get("hash"):
-            problems.append(f"line {expected}: the hash does not match the line (it was changed)")
-        prev = line.get("hash", "")
-    return problems
+__all__ = ["chain_problems", "checkpoint_problems", "fairness_problems", "main", "rules_problems"]
 
 
 def checkpoint_problems(lines: Sequence[dict[str, Any]], keys: Sequence[dict[str, Any]]) -> list[str]:
-    if not lines:
-        return ["the log is empty"]
-    last, checkpoint = lines[-1], lines[-1].get("checkpoint")
-    if not isinstance(checkpoint, dict):
-        return ["the last line carries no signed checkpoint (the game is not scored yet, or the file is cut short)"]
-    problems = []
-    if (checkpoint.get("seq"), checkpoint.get("head_hash")) != (last.get("seq"), last.get("hash")):
-        problems.append("the checkpoint names another seq or head than the log's last line")
-    key = next((k for k in keys if k.get("id") == checkpoint.get("key_id")), None)
-    if key is None:
-        return [*problems, f"no key {checkpoint.get('key_id')!r} in the keys file"]
-    signed_at = moment(last["at"])
-    valid_to = moment(key["valid_to"]) if key.get("valid_to") else None
-    if signed_at < moment(key["valid_from"]) or (valid_to is not None and signed_at >= valid_to):
-        problems.append(f"key {key['id']} was not valid when the game was scored ({last['at']})")
-    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(key["public_key"]))
-    try:
-        message = checkpoint_message(str(checkpoint["game"]), int(checkpoint["seq"]), str(checkpoint["head_hash"]))
-        public.verify(base64.b64decode(checkpoint["signature"]), message)
-    except (InvalidSignature, ValueError, KeyError):
-        problems.append("the signature does not verify")
-    return problems
-
-
-def fairness_problems(events: Sequence[Event]) -> tuple[bool | None, list[str]]:
-    verdict = log_checked(events)
-    if verdict is None:
-        return None, []
-    return verdict.fair, ([] if verdict.fair else [f"chance: {verdict.problem}"])
-
-
-def rules_problems(events: Sequence[Event]) -> list[str]:
-    """The whole game played again and compared with the log (with the seeds' orders once they are revealed, the
-    log's own shuffles for a game without seeds), and the log must reach the game's end."""
-    seeds = revealed_seeds(events)
-    replayed = log_replayed(events, seeds.game_seed() if seeds is not None else None)
-    if replayed.difference is not None:
-        return [f"rules: {replayed.difference}"]
-    if not replayed.over:
-        return [f"rules: the log ends at seq {len(events)}, before the game is over (scored or aborted)"]
-    return []
+    """The signed checkpoint on the last line, under the keys of `GET /api/keys` (its `keys` list): the dumps'
+    verifier's check (games/audit/log_checks.py), its own Ed25519 included."""
+    return log_checks.checkpoint_problems(lines, key_ring({"keys": list(keys)}))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
