@@ -264,6 +264,21 @@ def check_chain(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @contextmanager
+def registrations_unthrottled() -> Iterator[None]:
+    """For a module's fixture, which runs before the autouse settings of tests/server/conftest.py: the auth
+    throttle relaxed and its counts forgotten (the suite's earlier registrations count against it), then restored."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    throttle, settings.AUTH_THROTTLE_RATE = settings.AUTH_THROTTLE_RATE, "100000/min"
+    cache.clear()
+    try:
+        yield
+    finally:
+        settings.AUTH_THROTTLE_RATE = throttle
+
+
+@contextmanager
 def append_only_trigger_disabled() -> Iterator[None]:
     """Let this transaction change event rows behind the application's back: on PostgreSQL the append-only
     trigger is disabled meanwhile (and the test's transaction rolls the ALTER TABLE back in any case)."""

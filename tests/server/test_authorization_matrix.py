@@ -40,6 +40,7 @@ from tests.server.helpers import (
     create_tournament,
     finish_by_services,
     register,
+    registrations_unthrottled,
     url,
 )
 
@@ -268,37 +269,29 @@ class World:
 @pytest.fixture(scope="module")
 def world(django_db_setup: Any, django_db_blocker: Any) -> Iterator[World]:
     """Made once, in a transaction rolled back after the module (each test runs in a savepoint of it)."""
-    from django.conf import settings
     from django.contrib.auth import get_user_model
-    from django.core.cache import cache
     from django.db import transaction
 
-    throttle, settings.AUTH_THROTTLE_RATE = settings.AUTH_THROTTLE_RATE, "100000/min"  # module fixtures run first
-    cache.clear()
-    try:
-        with django_db_blocker.unblock(), transaction.atomic():
-            clients = {role: register(f"authz-{role}") for role in ROLES if role != "anonymous"}
-            get_user_model().objects.filter(username="authz-staff").update(is_staff=True)
-            game = _three_seats(clients, "usa", start=True)
-            resign = clients["resigned"].post(url(game, "resign"), format="json")
-            assert resign.status_code == 200, resign.content
-            finish_by_services(game, random.Random(11))  # and scored
-            tournament = create_tournament(clients["creator"])["id"]
-            assert clients["seated"].post(f"/api/tournaments/{tournament}/join", {}, format="json").status_code == 200
-            active = _three_seats(clients, "europe", start=True)
-            assert clients["resigned"].post(url(active, "resign"), format="json").status_code == 200
-            yield World(
-                tokens={role: c.token for role, c in clients.items()},  # type: ignore[attr-defined]
-                usernames={role: c.username for role, c in clients.items()},  # type: ignore[attr-defined]
-                finished=game,
-                tournament=tournament,
-                open=_three_seats(clients, "europe", start=False),
-                active=active,
-            )
-            transaction.set_rollback(True)
-    finally:
-        settings.AUTH_THROTTLE_RATE = throttle
-
+    with registrations_unthrottled(), django_db_blocker.unblock(), transaction.atomic():
+        clients = {role: register(f"authz-{role}") for role in ROLES if role != "anonymous"}
+        get_user_model().objects.filter(username="authz-staff").update(is_staff=True)
+        game = _three_seats(clients, "usa", start=True)
+        resign = clients["resigned"].post(url(game, "resign"), format="json")
+        assert resign.status_code == 200, resign.content
+        finish_by_services(game, random.Random(11))  # and scored
+        tournament = create_tournament(clients["creator"])["id"]
+        assert clients["seated"].post(f"/api/tournaments/{tournament}/join", {}, format="json").status_code == 200
+        active = _three_seats(clients, "europe", start=True)
+        assert clients["resigned"].post(url(active, "resign"), format="json").status_code == 200
+        yield World(
+            tokens={role: c.token for role, c in clients.items()},  # type: ignore[attr-defined]
+            usernames={role: c.username for role, c in clients.items()},  # type: ignore[attr-defined]
+            finished=game,
+            tournament=tournament,
+            open=_three_seats(clients, "europe", start=False),
+            active=active,
+        )
+        transaction.set_rollback(True)
 
 
 def _three_seats(clients: dict[str, APIClient], map_name: str, *, start: bool) -> str:

@@ -29,7 +29,15 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tests.server.helpers import assert_error, body, create_game, finish_by_services, register, url
+from tests.server.helpers import (
+    assert_error,
+    body,
+    create_game,
+    finish_by_services,
+    register,
+    registrations_unthrottled,
+    url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +107,7 @@ def two_months(django_db_setup: Any, django_db_blocker: Any) -> Iterator[dict[st
     for the module in a transaction rolled back after it (each test runs in a savepoint of it)."""
     from django.db import transaction
 
-    with django_db_blocker.unblock(), transaction.atomic():
+    with registrations_unthrottled(), django_db_blocker.unblock(), transaction.atomic():
         ada = register("dumps-ada")
         first, second = months_back(4), months_back(2)
         games = {
